@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swai_drv.c - PCI and DRM accel driver of the SW-AI card: module entry,
+ * probe and remove.
+ *
+ * Everything probe sets up is device-managed, so a failing probe and the
+ * driver core's devres release after remove() undo it in reverse order:
+ * card interrupts silenced, IRQ handlers freed, MSI-X vectors freed, BARs
+ * released, drm_device reference dropped, PCI function disabled.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+#include <drm/swai_accel.h>
+
+#include "swai_drv.h"
+#include "swai_hw.h"
+#include "swai_ioctl.h"
+#include "swai_irq.h"
+#include "swai_sysfs.h"
+
+/* DEFINE_DRM_ACCEL_FOPS with validating ioctl entry points and no mmap. */
+static const struct file_operations swai_accel_fops = {
+	.owner		= THIS_MODULE,
+	.open		= accel_open,
+	.release	= drm_release,
+	.unlocked_ioctl	= swai_unlocked_ioctl,
+	.compat_ioctl	= swai_compat_ioctl,
+	.poll		= drm_poll,
+	.read		= drm_read,
+	.llseek		= noop_llseek,
+	.fop_flags	= FOP_UNSIGNED_OFFSET,
+};
+
+static const struct drm_driver swai_drm_driver = {
+	.driver_features	= DRIVER_COMPUTE_ACCEL,
+	.fops			= &swai_accel_fops,
+	.ioctls			= swai_drm_ioctls,
+	.num_ioctls		= ARRAY_SIZE(swai_drm_ioctls),
+	.name			= DRM_SWAI_DRIVER_NAME,
+	.desc			= SWAI_DRIVER_DESC,
+	.date			= SWAI_DRIVER_DATE,
+	.major			= DRM_SWAI_UAPI_MAJOR,
+	.minor			= DRM_SWAI_UAPI_MINOR,
+};
+
+static int swai_map_bars(struct swai_device *sdev)
+{
+	struct pci_dev *pdev = sdev->pdev;
+	struct device *dev = &pdev->dev;
+	int ret;
+
+	if (!(pci_resource_flags(pdev, SWAI_BAR_MMIO) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, SWAI_BAR_MMIO) < SWAI_MMIO_SIZE) {
+		dev_err(dev, "BAR%d is not a %u KiB memory BAR\n",
+			SWAI_BAR_MMIO, SWAI_MMIO_SIZE / 1024);
+		return -ENODEV;
+	}
+
+	sdev->mmio = pcim_iomap_region(pdev, SWAI_BAR_MMIO, KBUILD_MODNAME);
+	if (IS_ERR(sdev->mmio)) {
+		ret = PTR_ERR(sdev->mmio);
+		dev_err(dev, "cannot map BAR%d: %d\n", SWAI_BAR_MMIO, ret);
+		return ret;
+	}
+
+	/* The HBM aperture is claimed now and mapped by later features. */
+	if ((pci_resource_flags(pdev, SWAI_BAR_HBM) & IORESOURCE_MEM) &&
+	    pci_resource_len(pdev, SWAI_BAR_HBM)) {
+		ret = pcim_request_region(pdev, SWAI_BAR_HBM, KBUILD_MODNAME);
+		if (ret) {
+			dev_err(dev, "cannot claim BAR%d: %d\n", SWAI_BAR_HBM, ret);
+			return ret;
+		}
+		sdev->aperture_start = pci_resource_start(pdev, SWAI_BAR_HBM);
+		sdev->aperture_size = pci_resource_len(pdev, SWAI_BAR_HBM);
+	}
+
+	return 0;
+}
+
+static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct swai_device *sdev;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret) {
+		dev_err(dev, "cannot enable PCI device: %d\n", ret);
+		return ret;
+	}
+
+	sdev = devm_drm_dev_alloc(dev, &swai_drm_driver, struct swai_device, drm);
+	if (IS_ERR(sdev))
+		return PTR_ERR(sdev);
+	sdev->pdev = pdev;
+	pci_set_drvdata(pdev, sdev);
+
+	ret = swai_map_bars(sdev);
+	if (ret)
+		return ret;
+
+	/* Nothing is written to the card before it proved to be one. */
+	ret = swai_hw_check_identity(sdev);
+	if (ret)
+		return ret;
+
+	ret = swai_hw_reset(sdev);
+	if (ret)
+		return ret;
+
+	ret = swai_hw_read_geometry(sdev);
+	if (ret)
+		return ret;
+
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(dev, "no usable 64-bit DMA: %d\n", ret);
+		return ret;
+	}
+	/* Bus mastering is needed for MSI-X messages as well as for DMA. */
+	pci_set_master(pdev);
+
+	ret = swai_irq_init(sdev);
+	if (ret)
+		return ret;
+
+	ret = swai_irq_selftest(sdev);
+	sdev->irq_ok = !ret;
+	if (ret == -EOPNOTSUPP)
+		dev_warn(dev, "card cannot raise test interrupts, interrupts untested\n");
+
+	ret = drm_dev_register(&sdev->drm, 0);
+	if (ret) {
+		dev_err(dev, "cannot register DRM device: %d\n", ret);
+		return ret;
+	}
+
+	dev_info(dev, "SW-AI v%u.%u: %u core groups x %u CPEs, %u MiB HBM per CG, accel%d\n",
+		 sdev->hw_version >> 16, sdev->hw_version & 0xffff,
+		 sdev->num_cg, sdev->cpes_per_cg, sdev->hbm_per_cg_mb,
+		 sdev->drm.accel->index);
+	return 0;
+}
+
+static void swai_remove(struct pci_dev *pdev)
+{
+	struct swai_device *sdev = pci_get_drvdata(pdev);
+
+	/*
+	 * Unregister /dev/accel/accelN and wait for ioctls inside
+	 * drm_dev_enter(); open files then only see -ENODEV.  The devres
+	 * release that follows quiesces and frees the hardware resources.
+	 */
+	drm_dev_unplug(&sdev->drm);
+}
+
+static const struct pci_device_id swai_pci_ids[] = {
+	{ PCI_DEVICE(SWAI_PCI_VENDOR_ID, SWAI_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, swai_pci_ids);
+
+static struct pci_driver swai_pci_driver = {
+	.name		= KBUILD_MODNAME,
+	.id_table	= swai_pci_ids,
+	.probe		= swai_probe,
+	.remove		= swai_remove,
+	/* Copied to .driver.dev_groups (and would overwrite it) on register. */
+	.dev_groups	= swai_dev_groups,
+};
+module_pci_driver(swai_pci_driver);
+
+MODULE_DESCRIPTION("DRM accel driver for the SW-AI accelerator card");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * swai_drv.h - per-card state of swai.ko.
+ */
+#ifndef SWAI_DRV_H
+#define SWAI_DRV_H
+
+#include <linux/completion.h>
+#include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include <drm/drm_device.h>
+
+#include "swai_regs.h"
+
+#define SWAI_DRIVER_DESC	"SW-AI accelerator"
+#define SWAI_DRIVER_DATE	"20250101"
+
+struct swai_device;
+
+/**
+ * struct swai_irq_vector - context of one MSI-X vector
+ * @sdev: the card
+ * @index: MSI-X vector index (SWAI_MSIX_MGMT or SWAI_MSIX_QUEUE(cg))
+ * @irq: Linux IRQ number of the vector
+ */
+struct swai_irq_vector {
+	struct swai_device *sdev;
+	unsigned int index;
+	int irq;
+};
+
+/**
+ * struct swai_device - one SW-AI card
+ * @drm: the DRM accel device, embedded (devm_drm_dev_alloc)
+ * @pdev: the PCI function
+ * @mmio: BAR0 register window
+ * @aperture_start: bus address of the BAR2 HBM aperture (not mapped)
+ * @aperture_size: length of BAR2 in bytes, 0 if absent
+ * @hw_version: SWAI_REG_VERSION, major << 16 | minor
+ * @hw_caps: SWAI_REG_CAPS, SWAI_CAP_* bits of the card
+ * @num_cg: core groups (validated 1..SWAI_NUM_CG)
+ * @cpes_per_cg: compute cores per core group
+ * @ldm_size: bytes of LDM per CPE
+ * @global_granule: Global-HBM interleave granule in bytes
+ * @hbm_per_cg_mb: MiB on each HBM controller
+ * @global_base: device address of Global-HBM
+ * @irq_ok: the interrupt self-test passed
+ * @irq_lock: serialises updates of @irq_enabled and SWAI_REG_IRQ_ENABLE
+ * @irq_enabled: shadow of SWAI_REG_IRQ_ENABLE
+ * @swi_done: completed by the handler when SWAI_IRQ_SWI fires
+ * @vec: the MSI-X vectors
+ *
+ * The geometry registers except SWAI_REG_LOCAL_PER_CG_MB are read-only and
+ * cached at probe; the Local/Global split is read from the card on demand.
+ */
+struct swai_device {
+	struct drm_device drm;
+	struct pci_dev *pdev;
+	void __iomem *mmio;
+
+	resource_size_t aperture_start;
+	resource_size_t aperture_size;
+
+	u32 hw_version;
+	u32 hw_caps;
+	u32 num_cg;
+	u32 cpes_per_cg;
+	u32 ldm_size;
+	u32 global_granule;
+	u32 hbm_per_cg_mb;
+	u64 global_base;
+
+	bool irq_ok;
+	spinlock_t irq_lock; /* guards irq_enabled and SWAI_REG_IRQ_ENABLE */
+	u32 irq_enabled;
+	struct completion swi_done;
+	struct swai_irq_vector vec[SWAI_MSIX_VECTORS];
+};
+
+static inline struct swai_device *to_swai_device(struct drm_device *drm)
+{
+	return container_of(drm, struct swai_device, drm);
+}
+
+#endif /* SWAI_DRV_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swai_hw.c - identity check, reset and geometry of the SW-AI card.
+ */
+
+#include <linux/iopoll.h>
+#include <linux/sizes.h>
+
+#include <drm/swai_accel.h>
+
+#include "swai_hw.h"
+
+#define SWAI_RESET_POLL_US	1000
+#define SWAI_RESET_TIMEOUT_US	(1000 * USEC_PER_MSEC)
+
+/**
+ * swai_hw_check_identity() - make sure BAR0 belongs to a supported card
+ * @sdev: the card, with BAR0 mapped
+ *
+ * Reads SWAI_REG_ID and SWAI_REG_VERSION and caches the version.  Nothing is
+ * written to the card, so this is safe on an unknown device.
+ *
+ * Return: 0 if the magic matches and the major version is supported,
+ * -ENODEV otherwise.
+ */
+int swai_hw_check_identity(struct swai_device *sdev)
+{
+	struct device *dev = &sdev->pdev->dev;
+	u32 id, version;
+
+	id = swai_rd(sdev, SWAI_REG_ID);
+	if (id != SWAI_ID_MAGIC) {
+		dev_err(dev, "bad ID register 0x%08x (expected 0x%08x), not a SW-AI card\n",
+			id, SWAI_ID_MAGIC);
+		return -ENODEV;
+	}
+
+	version = swai_rd(sdev, SWAI_REG_VERSION);
+	if (version >> 16 != SWAI_HW_VERSION_MAJOR) {
+		dev_err(dev, "unsupported hardware version %u.%u (driver supports %u.x)\n",
+			version >> 16, version & 0xffff, SWAI_HW_VERSION_MAJOR);
+		return -ENODEV;
+	}
+
+	sdev->hw_version = version;
+	return 0;
+}
+
+/**
+ * swai_hw_reset() - reset the card and wait until it is ready
+ * @sdev: the card
+ *
+ * Writes SWAI_RESET_MAGIC to SWAI_REG_RESET and polls SWAI_STATUS_READY for up
+ * to one second.  Afterwards every interrupt source is disabled.  Errors the
+ * card latched in SWAI_REG_ERROR are reported and cleared.  May sleep.
+ *
+ * Return: 0 on success, -ETIMEDOUT if the card did not become ready.
+ */
+int swai_hw_reset(struct swai_device *sdev)
+{
+	struct device *dev = &sdev->pdev->dev;
+	u32 status, err;
+	int ret;
+
+	swai_wr(sdev, SWAI_REG_RESET, SWAI_RESET_MAGIC);
+	ret = readl_poll_timeout(sdev->mmio + SWAI_REG_STATUS, status,
+				 status != U32_MAX && (status & SWAI_STATUS_READY),
+				 SWAI_RESET_POLL_US, SWAI_RESET_TIMEOUT_US);
+	if (ret) {
+		dev_err(dev, "reset timed out, STATUS 0x%08x\n", status);
+		return ret;
+	}
+
+	err = swai_rd(sdev, SWAI_REG_ERROR);
+	if (err) {
+		dev_warn(dev, "error bits 0x%08x latched after reset, clearing\n", err);
+		swai_wr(sdev, SWAI_REG_ERROR, err);
+	}
+
+	return 0;
+}
+
+/**
+ * swai_hw_read_geometry() - cache the read-only geometry registers
+ * @sdev: the card, out of reset
+ *
+ * Return: 0 on success, -ENODEV if the card reports a number of core groups
+ * the driver cannot handle.
+ */
+int swai_hw_read_geometry(struct swai_device *sdev)
+{
+	struct device *dev = &sdev->pdev->dev;
+
+	sdev->hw_caps = swai_rd(sdev, SWAI_REG_CAPS);
+	sdev->num_cg = swai_rd(sdev, SWAI_REG_NUM_CG);
+	sdev->cpes_per_cg = swai_rd(sdev, SWAI_REG_CPES_PER_CG);
+	sdev->ldm_size = swai_rd(sdev, SWAI_REG_LDM_SIZE);
+	sdev->global_granule = swai_rd(sdev, SWAI_REG_GLOBAL_GRANULE);
+	sdev->hbm_per_cg_mb = swai_rd(sdev, SWAI_REG_HBM_PER_CG_MB);
+	sdev->global_base = (u64)swai_rd(sdev, SWAI_REG_GLOBAL_BASE_HI) << 32 |
+			    swai_rd(sdev, SWAI_REG_GLOBAL_BASE_LO);
+
+	if (!sdev->num_cg || sdev->num_cg > SWAI_NUM_CG) {
+		dev_err(dev, "card reports %u core groups, driver supports 1..%u\n",
+			sdev->num_cg, SWAI_NUM_CG);
+		return -ENODEV;
+	}
+
+	dev_dbg(dev, "%u CGs x %u CPEs, LDM %u B, HBM %u MiB/CG, caps 0x%x\n",
+		sdev->num_cg, sdev->cpes_per_cg, sdev->ldm_size,
+		sdev->hbm_per_cg_mb, sdev->hw_caps);
+	return 0;
+}
+
+/**
+ * swai_hw_local_per_cg_mb() - current Local-HBM share of each controller
+ * @sdev: the card
+ *
+ * Reads the Local/Global switch from the card, since it may change at run
+ * time.  A value beyond the controller size is clamped to it.
+ *
+ * Return: MiB of each HBM controller that belong to Local-HBM.
+ */
+u32 swai_hw_local_per_cg_mb(const struct swai_device *sdev)
+{
+	return min(swai_rd(sdev, SWAI_REG_LOCAL_PER_CG_MB), sdev->hbm_per_cg_mb);
+}
+
+/**
+ * swai_hw_global_size() - bytes of Global-HBM for a given split
+ * @sdev: the card
+ * @local_mb: MiB of each controller in Local-HBM, at most hbm_per_cg_mb
+ *
+ * Return: num_cg * (hbm_per_cg - local_per_cg) in bytes.
+ */
+u64 swai_hw_global_size(const struct swai_device *sdev, u32 local_mb)
+{
+	return (u64)sdev->num_cg * (sdev->hbm_per_cg_mb - local_mb) * SZ_1M;
+}
+
+/**
+ * swai_hw_capabilities() - DRM_SWAI_CAP_* bits of this card and driver
+ * @sdev: the card, fully probed
+ *
+ * Return: the capabilities reported to userspace.
+ */
+u64 swai_hw_capabilities(const struct swai_device *sdev)
+{
+	u64 caps = DRM_SWAI_CAP_QUERY;
+
+	if (sdev->irq_ok)
+		caps |= DRM_SWAI_CAP_MSIX;
+
+	return caps;
+}

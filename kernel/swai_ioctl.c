@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swai_ioctl.c - driver-private ioctls of swai.ko and their validation.
+ *
+ * The DRM core copies min(user size, table size) bytes in and zero-extends or
+ * truncates silently.  The swai uAPI promises instead that a driver ioctl
+ * with an unknown number fails with -ENOTTY and one whose encoded size or
+ * direction differs from the table fails with -EINVAL, so the file
+ * operations route every ioctl through swai_check_ioctl() first.
+ */
+
+#include <linux/fs.h>
+#include <linux/ioctl.h>
+#include <linux/nospec.h>
+#include <linux/pci.h>
+#include <linux/sizes.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_ioctl.h>
+#include <drm/swai_accel.h>
+
+#include "swai_drv.h"
+#include "swai_hw.h"
+#include "swai_ioctl.h"
+
+static int swai_ioctl_query_device(struct drm_device *drm, void *data,
+				   struct drm_file *file)
+{
+	struct swai_device *sdev = to_swai_device(drm);
+	struct drm_swai_query_device *args = data;
+	struct pci_dev *pdev = sdev->pdev;
+	struct drm_swai_query_device out = {};
+	unsigned int i;
+	u32 local_mb;
+	int idx;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(args->reserved); i++)
+		if (args->reserved[i])
+			return -EINVAL;
+
+	/* The only live register read; BAR0 is unmapped after unplug. */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	local_mb = swai_hw_local_per_cg_mb(sdev);
+	drm_dev_exit(idx);
+
+	out.capabilities = swai_hw_capabilities(sdev);
+	out.pci_vendor = pdev->vendor;
+	out.pci_device = pdev->device;
+	out.pci_revision = pdev->revision;
+	out.pci_domain = pci_domain_nr(pdev->bus);
+	out.pci_bdf = (u32)pdev->bus->number << 8 | pdev->devfn;
+	out.hw_version = sdev->hw_version;
+	out.num_core_groups = sdev->num_cg;
+	out.cpes_per_cg = sdev->cpes_per_cg;
+	out.ldm_size = sdev->ldm_size;
+	out.global_granule = sdev->global_granule;
+	out.hbm_per_cg = (u64)sdev->hbm_per_cg_mb * SZ_1M;
+	out.local_per_cg = (u64)local_mb * SZ_1M;
+	out.global_size = swai_hw_global_size(sdev, local_mb);
+	out.global_base = sdev->global_base;
+	out.aperture_size = sdev->aperture_size;
+
+	*args = out;
+	return 0;
+}
+
+/*
+ * Accel minors are never render clients, so flags 0 lets any opener of
+ * /dev/accel/accelN call the ioctl (as DRM_RENDER_ALLOW would on a GPU).
+ */
+const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
+	DRM_IOCTL_DEF_DRV(SWAI_QUERY_DEVICE, swai_ioctl_query_device, 0),
+};
+
+/*
+ * Returns 0 if @cmd may go to the DRM core: a core ioctl, or a driver ioctl
+ * whose number, size and direction match the table exactly.
+ */
+static int swai_check_ioctl(unsigned int cmd)
+{
+	unsigned int nr = _IOC_NR(cmd);
+	const struct drm_ioctl_desc *desc;
+
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE ||
+	    nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
+		return 0;
+
+	nr -= DRM_COMMAND_BASE;
+	if (nr >= SWAI_NUM_IOCTLS)
+		return -ENOTTY;
+	nr = array_index_nospec(nr, SWAI_NUM_IOCTLS);
+	desc = &swai_drm_ioctls[nr];
+	if (!desc->func)
+		return -ENOTTY;
+
+	if (_IOC_SIZE(cmd) != _IOC_SIZE(desc->cmd) ||
+	    _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
+		return -EINVAL;
+
+	return 0;
+}
+
+/**
+ * swai_unlocked_ioctl() - &file_operations.unlocked_ioctl of swai
+ * @filp: open /dev/accel/accelN
+ * @cmd: ioctl command
+ * @arg: user argument
+ *
+ * Return: -ENOTTY or -EINVAL for a malformed driver ioctl, else what
+ * drm_ioctl() returns.
+ */
+long swai_unlocked_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	int ret = swai_check_ioctl(cmd);
+
+	if (ret)
+		return ret;
+
+	return drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+/**
+ * swai_compat_ioctl() - &file_operations.compat_ioctl of swai
+ * @filp: open /dev/accel/accelN
+ * @cmd: ioctl command
+ * @arg: user argument
+ *
+ * The swai structures have the same layout for 32-bit userspace, so after
+ * the same checks as swai_unlocked_ioctl() this defers to drm_compat_ioctl().
+ *
+ * Return: -ENOTTY or -EINVAL for a malformed driver ioctl, else what
+ * drm_compat_ioctl() returns.
+ */
+long swai_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	int ret = swai_check_ioctl(cmd);
+
+	if (ret)
+		return ret;
+
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * swai_regs.h - register map of the emulated SW-AI card.
+ *
+ * This is the one definition of the hardware programming interface.  It is
+ * included by the driver (kernel/) and by the QEMU device model
+ * (tools/qemu/), so it uses nothing but integer constants and must compile in
+ * both environments.  Documentation/datasheet.md describes every register, its
+ * reset value and the rules a driver must follow; keep the two in step.
+ */
+#ifndef SWAI_REGS_H
+#define SWAI_REGS_H
+
+#ifndef BIT
+#define BIT(n) (1UL << (n))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(n) (1ULL << (n))
+#endif
+
+/* PCI identity: QEMU's test vendor ID, class "processing accelerator". */
+#define SWAI_PCI_VENDOR_ID		0x1234
+#define SWAI_PCI_DEVICE_ID		0x5a10
+#define SWAI_PCI_REVISION		0x01
+#define SWAI_PCI_CLASS			0x1200
+
+/* BARs */
+#define SWAI_BAR_MMIO			0	/* registers, 64 KiB */
+#define SWAI_BAR_MSIX			1	/* MSI-X table + PBA (exclusive) */
+#define SWAI_BAR_HBM			2	/* 64-bit prefetchable HBM aperture */
+#define SWAI_MMIO_SIZE			0x10000
+
+/* Fixed hardware facts */
+#define SWAI_NUM_CG			4	/* core groups == HBM controllers */
+#define SWAI_ID_MAGIC			0x53574149	/* "SWAI" */
+#define SWAI_HW_VERSION_MAJOR		1
+#define SWAI_HW_VERSION_MINOR		0
+#define SWAI_HW_VERSION			((SWAI_HW_VERSION_MAJOR << 16) | \
+					 SWAI_HW_VERSION_MINOR)
+#define SWAI_PART_ALIGN_MB		1	/* Local/Global split granule */
+#define SWAI_GLOBAL_GRANULE		4096	/* Global-HBM interleave, bytes */
+#define SWAI_GLOBAL_BASE		BIT_ULL(40)	/* device address of L2 */
+#define SWAI_RESET_MAGIC		0x52534554	/* "RSET" */
+
+/*
+ * MSI-X vectors: vector 0 carries management events, vector 1 + cg carries
+ * the completions of core group cg's queue.
+ */
+#define SWAI_MSIX_MGMT			0
+#define SWAI_MSIX_QUEUE(cg)		(1 + (cg))
+#define SWAI_MSIX_VECTORS		(1 + SWAI_NUM_CG)
+
+/* --- Identity and geometry (read-only) --- */
+#define SWAI_REG_ID			0x0000	/* SWAI_ID_MAGIC */
+#define SWAI_REG_VERSION		0x0004	/* major << 16 | minor */
+#define SWAI_REG_CAPS			0x0008	/* SWAI_CAP_* */
+#define SWAI_REG_STATUS			0x000c	/* SWAI_STATUS_* */
+#define SWAI_REG_RESET			0x0010	/* WO: write SWAI_RESET_MAGIC */
+#define SWAI_REG_SCRATCH		0x0014	/* RW, no side effect */
+#define SWAI_REG_ERROR			0x0018	/* RW1C: SWAI_ERR_* */
+#define SWAI_REG_NUM_CG			0x0020	/* core groups */
+#define SWAI_REG_CPES_PER_CG		0x0024	/* compute cores per CG */
+#define SWAI_REG_LDM_SIZE		0x0028	/* bytes of LDM per CPE */
+#define SWAI_REG_GLOBAL_GRANULE		0x002c	/* bytes, Global interleave */
+#define SWAI_REG_HBM_PER_CG_MB		0x0030	/* MiB on each controller */
+#define SWAI_REG_LOCAL_PER_CG_MB	0x0034	/* RW: the Local/Global switch */
+#define SWAI_REG_GLOBAL_BASE_LO		0x0038	/* device address of Global */
+#define SWAI_REG_GLOBAL_BASE_HI		0x003c
+
+/* SWAI_REG_CAPS bits */
+#define SWAI_CAP_MSIX			BIT(0)	/* MSI-X, SWAI_MSIX_VECTORS */
+#define SWAI_CAP_APERTURE		BIT(1)	/* BAR2 maps all of HBM */
+#define SWAI_CAP_PARTITION		BIT(2)	/* LOCAL_PER_CG_MB writable */
+#define SWAI_CAP_SWI			BIT(3)	/* IRQ_RAISE test interrupts */
+
+/* SWAI_REG_STATUS bits */
+#define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
+
+/* SWAI_REG_ERROR bits (sticky until written back as 1) */
+#define SWAI_ERR_BAD_RESET		BIT(0)	/* RESET written w/o magic */
+#define SWAI_ERR_BAD_PARTITION		BIT(1)	/* LOCAL_PER_CG_MB rejected */
+#define SWAI_ERR_BAD_ACCESS		BIT(2)	/* unaligned/undefined reg */
+
+/* --- Interrupts --- */
+#define SWAI_REG_IRQ_STATUS		0x0080	/* RW1C: SWAI_IRQ_* pending */
+#define SWAI_REG_IRQ_ENABLE		0x0084	/* RW: 1 = may signal */
+#define SWAI_REG_IRQ_RAISE		0x0088	/* WO: set SWAI_IRQ_SWI bits */
+
+/* SWAI_REG_IRQ_STATUS / ENABLE bits; bits 0..7 use vector SWAI_MSIX_MGMT */
+#define SWAI_IRQ_RESET_DONE		BIT(0)	/* a device reset finished */
+#define SWAI_IRQ_ERROR			BIT(1)	/* SWAI_REG_ERROR became !0 */
+#define SWAI_IRQ_SWI			BIT(7)	/* raised by IRQ_RAISE */
+#define SWAI_IRQ_MGMT_MASK		0x000000ffU
+#define SWAI_IRQ_QUEUE(cg)		BIT(8 + (cg))	/* vector 1 + cg */
+#define SWAI_IRQ_QUEUE_MASK		0x00000f00U
+#define SWAI_IRQ_ALL			(SWAI_IRQ_MGMT_MASK | SWAI_IRQ_QUEUE_MASK)
+
+/* --- Per core-group command queues (one block of 0x100 per CG) --- */
+#define SWAI_QUEUE_BASE			0x1000
+#define SWAI_QUEUE_STRIDE		0x0100
+#define SWAI_QUEUE_REG(cg, r)		(SWAI_QUEUE_BASE + \
+					 (cg) * SWAI_QUEUE_STRIDE + (r))
+#define SWAI_Q_RING_LO			0x00	/* ring base, device address */
+#define SWAI_Q_RING_HI			0x04
+#define SWAI_Q_RING_SIZE		0x08	/* entries, power of two */
+#define SWAI_Q_CTRL			0x0c	/* SWAI_Q_CTRL_* */
+#define SWAI_Q_HEAD			0x10	/* RO: next entry the card reads */
+#define SWAI_Q_TAIL			0x14	/* doorbell: next free entry */
+#define SWAI_Q_STATUS			0x18	/* RO: SWAI_Q_STATUS_* */
+
+#define SWAI_Q_CTRL_ENABLE		BIT(0)
+#define SWAI_Q_STATUS_ENABLED		BIT(0)
+#define SWAI_Q_STATUS_IDLE		BIT(1)
+
+#endif /* SWAI_REGS_H */

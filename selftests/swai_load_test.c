@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swai_load_test - loading and unloading swai.ko, and unbinding a card from
+ * under an open file, leave nothing behind and bring every card back.
+ *
+ * SWAI_LOAD_CYCLES sets the number of load/unload cycles (default 20).
+ */
+#include <sys/stat.h>
+
+#include "swai_test.h"
+#include "kselftest_harness.h"
+
+static int run(const char *cmd)
+{
+	int rc = system(cmd);
+
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* Lines of /proc/interrupts that name our driver. */
+static int swai_irq_lines(void)
+{
+	char line[1024];
+	int n = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "swai") != NULL;
+	fclose(f);
+	return n;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -errno;
+}
+
+FIXTURE(module) {
+	int cards;
+};
+
+FIXTURE_SETUP(module)
+{
+	struct swai_card c[SWAI_MAX_CARDS];
+
+	if (!exists("/sys/module/swai"))
+		ASSERT_EQ(0, run("modprobe swai"));
+	self->cards = swai_wait_cards(swai_expect("SWAI_EXPECT_CARDS") > 0 ?
+				      swai_expect("SWAI_EXPECT_CARDS") : 1, 5000);
+	ASSERT_GT(self->cards, 0);
+	ASSERT_EQ(self->cards, swai_find_cards(c, SWAI_MAX_CARDS));
+}
+
+FIXTURE_TEARDOWN(module)
+{
+	/* Leave the module loaded for the suites that follow. */
+	if (!exists("/sys/module/swai"))
+		run("modprobe swai");
+	swai_wait_cards(self->cards, 5000);
+}
+
+TEST_F(module, load_unload_cycles)
+{
+	long long cycles = swai_expect("SWAI_LOAD_CYCLES");
+	struct swai_card c[SWAI_MAX_CARDS];
+
+	if (cycles < 0)
+		cycles = 20;
+	for (long long k = 0; k < cycles; k++) {
+		ASSERT_EQ(0, run("modprobe -r swai")) TH_LOG("cycle %lld", k);
+		/* Nothing of the driver survives its unload. */
+		ASSERT_FALSE(exists("/sys/module/swai"));
+		ASSERT_FALSE(exists("/sys/bus/pci/drivers/swai"));
+		ASSERT_EQ(0, swai_find_cards(c, SWAI_MAX_CARDS));
+		ASSERT_FALSE(exists("/dev/accel/accel0"));
+		ASSERT_EQ(0, swai_irq_lines());
+
+		ASSERT_EQ(0, run("modprobe swai")) TH_LOG("cycle %lld", k);
+		ASSERT_EQ(self->cards, swai_wait_cards(self->cards, 5000));
+		/* Each card answers after every reload. */
+		ASSERT_EQ(self->cards, swai_find_cards(c, SWAI_MAX_CARDS));
+		for (int i = 0; i < self->cards; i++) {
+			struct drm_swai_query_device q;
+			int fd = open(c[i].node, O_RDWR | O_CLOEXEC);
+
+			ASSERT_GE(fd, 0);
+			ASSERT_EQ(0, swai_query(fd, &q));
+			close(fd);
+		}
+		/* One MSI-X vector set per card, no more. */
+		ASSERT_EQ(self->cards * 5, swai_irq_lines());
+	}
+}
+
+/* An open file pins the module: unload fails until it is closed. */
+TEST_F(module, open_file_pins_module)
+{
+	struct swai_card c[SWAI_MAX_CARDS];
+	int fd;
+
+	ASSERT_GT(swai_find_cards(c, SWAI_MAX_CARDS), 0);
+	fd = open(c[0].node, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	EXPECT_NE(0, run("modprobe -r swai 2>/dev/null"));
+	EXPECT_TRUE(exists("/sys/module/swai"));
+	close(fd);
+	EXPECT_EQ(0, run("modprobe -r swai"));
+	EXPECT_FALSE(exists("/sys/module/swai"));
+}
+
+/*
+ * Unbinding a card while a file is open: the card disappears, the open file
+ * gets -ENODEV instead of touching a gone device, and the card binds again.
+ */
+TEST_F(module, unbind_with_open_file)
+{
+	struct swai_card c[SWAI_MAX_CARDS], now[SWAI_MAX_CARDS];
+	struct drm_swai_query_device q;
+	int fd, n, i;
+
+	ASSERT_GT(swai_find_cards(c, SWAI_MAX_CARDS), 0);
+	fd = open(c[0].node, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/swai/unbind", c[0].bdf));
+	EXPECT_EQ(self->cards - 1, swai_wait_cards(self->cards - 1, 5000));
+	EXPECT_EQ(-ENODEV, swai_query(fd, &q));
+	EXPECT_EQ(0, close(fd));
+	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/swai/bind", c[0].bdf));
+	ASSERT_EQ(self->cards, swai_wait_cards(self->cards, 5000));
+	/* The same PCI device is a card again (its minor may differ). */
+	n = swai_find_cards(now, SWAI_MAX_CARDS);
+	for (i = 0; i < n && strcmp(now[i].bdf, c[0].bdf); i++)
+		;
+	ASSERT_LT(i, n);
+	fd = open(now[i].node, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, swai_query(fd, &q));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * swai.c - QEMU glue for the emulated SW-AI accelerator card.
+ *
+ * A PCIe endpoint with BAR0 = registers, BAR1 = MSI-X, BAR2 = HBM aperture.
+ * All register behaviour lives in swai-core.c (QEMU-independent, unit-tested
+ * on the host); this file only wires it to memory regions, MSI-X, a bottom
+ * half and the reset framework.  See Documentation/datasheet.md.
+ */
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/host-utils.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "qapi/error.h"
+#include "hw/pci/pci_device.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msix.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+
+#include "swai-core.h"
+
+#define TYPE_SWAI "swai"
+OBJECT_DECLARE_SIMPLE_TYPE(SwaiState, SWAI)
+
+/* PCIe capability in config space, clear of the 64-byte header. */
+#define SWAI_PCIE_CAP_OFFSET 0x80
+
+struct SwaiState {
+    PCIDevice parent_obj;
+
+    struct swai_props props;    /* set by -device properties */
+    struct swai_core core;
+    QEMUBH *bh;
+
+    MemoryRegion mmio;          /* BAR0 */
+    MemoryRegion aperture;      /* BAR2: power-of-two container */
+    MemoryRegion hbm;           /* RAM, 4 * hbm-mb, at aperture + 0 */
+};
+
+static void swai_notify(void *opaque, unsigned vector)
+{
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+
+    /* No INTx: with MSI-X off the device cannot interrupt at all. */
+    if (msix_enabled(pdev)) {
+        msix_notify(pdev, vector);
+    }
+}
+
+static void swai_kick(void *opaque)
+{
+    SwaiState *s = opaque;
+
+    qemu_bh_schedule(s->bh);
+}
+
+static const struct swai_core_ops swai_core_ops = {
+    .notify = swai_notify,
+    .kick = swai_kick,
+};
+
+static void swai_bh(void *opaque)
+{
+    SwaiState *s = opaque;
+
+    swai_core_bh(&s->core);
+}
+
+static uint64_t swai_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    SwaiState *s = opaque;
+
+    return swai_core_mmio_read(&s->core, addr, size);
+}
+
+static void swai_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    SwaiState *s = opaque;
+
+    swai_core_mmio_write(&s->core, addr, val, size);
+}
+
+static const MemoryRegionOps swai_mmio_ops = {
+    .read = swai_mmio_read,
+    .write = swai_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* The datasheet allows aligned 32-bit accesses only. */
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+static void swai_realize(PCIDevice *pdev, Error **errp)
+{
+    SwaiState *s = SWAI(pdev);
+    const char *why;
+    uint64_t hbm_size;
+    int i;
+
+    why = swai_props_validate(&s->props);
+    if (why) {
+        char local[16] = "auto";
+
+        if (s->props.local_mb != SWAI_LOCAL_MB_AUTO) {
+            snprintf(local, sizeof(local), "%" PRIu32, s->props.local_mb);
+        }
+        error_setg(errp, "%s (hbm-mb=%" PRIu32 ", local-mb=%s, cpes=%" PRIu32
+                   ", ldm-kb=%" PRIu32 ")", why, s->props.hbm_mb, local,
+                   s->props.cpes, s->props.ldm_kb);
+        return;
+    }
+
+    pci_config_set_interrupt_pin(pdev->config, 0);     /* MSI-X only */
+
+    if (pcie_endpoint_cap_init(pdev, SWAI_PCIE_CAP_OFFSET) < 0) {
+        error_setg(errp, "cannot add the PCIe capability");
+        return;
+    }
+
+    memory_region_init_io(&s->mmio, OBJECT(s), &swai_mmio_ops, s,
+                          "swai-mmio", SWAI_MMIO_SIZE);
+    pci_register_bar(pdev, SWAI_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->mmio);
+
+    if (msix_init_exclusive_bar(pdev, SWAI_MSIX_VECTORS, SWAI_BAR_MSIX,
+                                errp)) {
+        goto err_pcie;
+    }
+    for (i = 0; i < SWAI_MSIX_VECTORS; i++) {
+        msix_vector_use(pdev, i);
+    }
+
+    /* BAR2 maps HBM-physical; a BAR must be a power of two in size. */
+    hbm_size = (uint64_t)SWAI_NUM_CG * s->props.hbm_mb * MiB;
+    memory_region_init(&s->aperture, OBJECT(s), "swai-aperture",
+                       pow2ceil(hbm_size));
+    if (!memory_region_init_ram(&s->hbm, OBJECT(s), "swai-hbm", hbm_size,
+                                errp)) {
+        goto err_msix;
+    }
+    memory_region_add_subregion(&s->aperture, 0, &s->hbm);
+    pci_register_bar(pdev, SWAI_BAR_HBM,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->aperture);
+
+    s->bh = qemu_bh_new_guarded(swai_bh, s,
+                                &DEVICE(pdev)->mem_reentrancy_guard);
+    swai_core_init(&s->core, &s->props, &swai_core_ops, s);
+    return;
+
+err_msix:
+    msix_unuse_all_vectors(pdev);
+    msix_uninit_exclusive_bar(pdev);
+err_pcie:
+    pcie_cap_exit(pdev);
+}
+
+static void swai_exit(PCIDevice *pdev)
+{
+    SwaiState *s = SWAI(pdev);
+
+    qemu_bh_delete(s->bh);
+    msix_unuse_all_vectors(pdev);
+    msix_uninit_exclusive_bar(pdev);
+    pcie_cap_exit(pdev);
+}
+
+static void swai_reset_hold(Object *obj, ResetType type)
+{
+    SwaiState *s = SWAI(obj);
+
+    swai_core_reset(&s->core);
+}
+
+static const Property swai_properties[] = {
+    DEFINE_PROP_UINT32("hbm-mb", SwaiState, props.hbm_mb, 256),
+    /* Default: half of hbm-mb, resolved by swai_props_validate(). */
+    DEFINE_PROP_UINT32("local-mb", SwaiState, props.local_mb,
+                       SWAI_LOCAL_MB_AUTO),
+    DEFINE_PROP_UINT32("cpes", SwaiState, props.cpes, 32),
+    DEFINE_PROP_UINT32("ldm-kb", SwaiState, props.ldm_kb, 256),
+};
+
+/*
+ * Queues, interrupt state and a soft reset in flight are not described for
+ * migration yet, so refuse to migrate rather than lose them silently.
+ */
+static const VMStateDescription vmstate_swai = {
+    .name = TYPE_SWAI,
+    .unmigratable = 1,
+};
+
+static void swai_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    k->realize = swai_realize;
+    k->exit = swai_exit;
+    k->vendor_id = SWAI_PCI_VENDOR_ID;
+    k->device_id = SWAI_PCI_DEVICE_ID;
+    k->revision = SWAI_PCI_REVISION;
+    k->class_id = SWAI_PCI_CLASS;
+    rc->phases.hold = swai_reset_hold;
+    dc->desc = "SW-AI accelerator card (4 core groups, HBM)";
+    dc->vmsd = &vmstate_swai;
+    device_class_set_props(dc, swai_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo swai_info = {
+    .name = TYPE_SWAI,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(SwaiState),
+    .class_init = swai_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void swai_register_types(void)
+{
+    type_register_static(&swai_info);
+}
+
+type_init(swai_register_types)

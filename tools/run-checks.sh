@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# tools/run-checks.sh - the test part of `make check` (after the build).
+#
+# Runs every suite, each printing TAP: host unit tests of the device core
+# (ASan/UBSan), checkpatch --strict on the kernel sources, and the selftests
+# inside VMs booted with several card configurations.  Counts every `ok` /
+# `not ok` line, ends with "N passed, N failed" and exits non-zero on any
+# failure.  Logs: build/check/*.log.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SWAI_CACHE:-$HOME/.cache/swai-intracc}
+out=$top/build/check
+rm -rf "$out" && mkdir -p "$out"
+pass=0 fail=0 skip=0
+
+# tally NAME LOG: count the TAP results of one suite run.
+tally() {
+	local name=$1 log=$2 p f s
+	p=$(grep -Ec '^ok [0-9]+' "$log" | head -n1)
+	s=$(grep -Ec '^ok [0-9]+.*# (SKIP|skip)' "$log" | head -n1)
+	f=$(grep -Ec '^not ok [0-9]+' "$log" | head -n1)
+	grep -E '^not ok [0-9]+' "$log" | sed "s/^/  FAIL [$name] /"
+	pass=$((pass + p - s)) fail=$((fail + f)) skip=$((skip + s))
+	printf '%-40s %3d passed, %d failed, %d skipped\n' "$name" $((p - s)) "$f" "$s"
+}
+
+# suite NAME CMD...: run CMD, log its output; a non-zero exit without any
+# "not ok" line (a crash, a VM failure) counts as one failure of its own.
+suite() {
+	local name=$1; shift
+	local log=$out/$name.log rc
+	"$@" >"$log" 2>&1
+	rc=$?
+	tally "$name" "$log"
+	if [ $rc -ne 0 ] && ! grep -Eq '^not ok [0-9]+' "$log"; then
+		echo "  FAIL [$name] exited $rc; last lines of $log:"
+		tail -n 30 "$log" | sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+}
+
+# checkpatch: one TAP line per kernel source file.
+lint() {
+	local cp n=0 f
+	cp=$(sed -n 's/^SWAI_CHECKPATCH := //p' "$cache/env.mk")
+	cd "$top" || return 1
+	for f in kernel/*.c kernel/*.h uapi/drm/*.h; do
+		n=$((n + 1))
+		if "$cp" --strict --no-tree --terse --show-types -f "$f" >"$out/cp.tmp" 2>&1 &&
+			! grep -q 'total: [1-9]\|, [1-9][0-9]* warnings\|, [1-9][0-9]* checks' "$out/cp.tmp"; then
+			echo "ok $n - checkpatch --strict $f"
+		else
+			sed 's/^/# /' "$out/cp.tmp"
+			echo "not ok $n - checkpatch --strict $f"
+		fi
+	done
+	echo "1..$n"
+}
+
+# vm NAME SWAI-VM-ARGS... -- runs every selftest in one VM configuration; the
+# expected geometry is passed to the tests through the environment.
+vm() {
+	SWAI_VM_NO_BUILD=1 "$top/tools/swai-vm" --timeout 900 "$@"
+}
+
+# The issue's acceptance example, checked from the host with jq: two cards,
+# 64 MiB Local-HBM per core group, the rest Global.
+smi_json() {
+	local j n=0
+	j=$(vm --cards 2 --local-mb 64 -- swai-smi --json) || { echo "$j"; return 1; }
+	echo "$j" | sed 's/^/# /'
+	t() { n=$((n + 1)); if echo "$j" | jq -e "$2" >/dev/null; then
+		echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	t "two cards" '.cards | length == 2'
+	t "64 MiB Local-HBM per CG" 'all(.cards[]; .local_per_cg == 64 * 1048576)'
+	t "the rest is Global-HBM" 'all(.cards[]; .global_size == 4 * (.hbm_per_cg - .local_per_cg))'
+	t "4 core groups of 32 CPEs" 'all(.cards[]; .core_groups == 4 and .cpes_per_cg == 32)'
+	t "distinct PCI addresses" '[.cards[].pci] | unique | length == 2'
+	echo "1..$n"
+}
+
+qemu=$(sed -n 's/^SWAI_QEMU := //p' "$cache/env.mk")
+suite unit-device-core "$top/build/tests/swai-core-test"
+suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
+suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
+	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
+suite checkpatch lint
+suite vm-2cards-default vm --cards 2 -- \
+	env SWAI_EXPECT_CARDS=2 SWAI_EXPECT_HBM_MB=256 SWAI_EXPECT_LOCAL_MB=128 \
+	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests
+suite vm-1card-all-global vm --cards 1 --hbm-mb 512 --local-mb 0 --cpes 16 --ldm-kb 128 -- \
+	env SWAI_EXPECT_CARDS=1 SWAI_EXPECT_HBM_MB=512 SWAI_EXPECT_LOCAL_MB=0 \
+	SWAI_EXPECT_CPES=16 SWAI_EXPECT_LDM_KB=128 swai-selftests --quick
+suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 -- \
+	env SWAI_EXPECT_CARDS=8 SWAI_EXPECT_HBM_MB=64 SWAI_EXPECT_LOCAL_MB=64 \
+	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests --quick
+suite smi-json smi_json
+suite vm-runner-faults "$top/tools/vm/faults/run-tests.sh"
+
+echo
+if [ $skip -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ $fail -eq 0 ] && [ $pass -gt 0 ]

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swai-smi - show the SW-AI cards of this system: identity, geometry and
+ * memory tiers, as a table or (--json) as JSON for scripts.
+ *
+ * Cards are found through /sys/class/accel (libdrm's enumeration does not
+ * list accel nodes), checked with drmGetVersion and asked with
+ * DRM_IOCTL_SWAI_QUERY_DEVICE.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+#include "drm/swai_accel.h"
+
+#define MAX_CARDS 64
+
+struct card {
+	int minor;
+	char node[300];
+	int uapi_major, uapi_minor;
+	struct drm_swai_query_device q;
+};
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} cap_names[] = {
+	{ DRM_SWAI_CAP_QUERY, "query" },
+	{ DRM_SWAI_CAP_MSIX, "msix" },
+};
+
+static int cmp_card(const void *a, const void *b)
+{
+	return ((const struct card *)a)->minor - ((const struct card *)b)->minor;
+}
+
+/* Is /sys/class/accel/@name bound to the swai driver? */
+static bool is_swai(const char *name)
+{
+	char link[PATH_MAX], drv[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/%s/device/driver", name);
+	n = readlink(link, drv, sizeof(drv) - 1);
+	if (n < 0)
+		return false;
+	drv[n] = '\0';
+	return !strcmp(strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv,
+		       DRM_SWAI_DRIVER_NAME);
+}
+
+/* Open and query one card; on failure print why and return -1. */
+static int probe_card(struct card *c)
+{
+	drmVersionPtr v;
+	int fd = open(c->node, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "swai-smi: %s: %s%s\n", c->node, strerror(errno),
+			errno == EACCES ? " (join the 'render' group or run as root)" : "");
+		return -1;
+	}
+	v = drmGetVersion(fd);
+	if (!v || strcmp(v->name, DRM_SWAI_DRIVER_NAME) ||
+	    v->version_major != DRM_SWAI_UAPI_MAJOR) {
+		fprintf(stderr, "swai-smi: %s: not a swai uAPI %d.x device\n",
+			c->node, DRM_SWAI_UAPI_MAJOR);
+		drmFreeVersion(v);
+		close(fd);
+		return -1;
+	}
+	c->uapi_major = v->version_major;
+	c->uapi_minor = v->version_minor;
+	drmFreeVersion(v);
+	memset(&c->q, 0, sizeof(c->q));
+	if (drmIoctl(fd, DRM_IOCTL_SWAI_QUERY_DEVICE, &c->q)) {
+		fprintf(stderr, "swai-smi: %s: query failed: %s\n", c->node,
+			strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int find_cards(struct card *cards, int max, int only, int *errors)
+{
+	DIR *d = opendir("/sys/class/accel");
+	struct dirent *e;
+	int n = 0;
+
+	*errors = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		int minor;
+
+		if (sscanf(e->d_name, "accel%d", &minor) != 1 || !is_swai(e->d_name))
+			continue;
+		if (only >= 0 && minor != only)
+			continue;
+		cards[n].minor = minor;
+		snprintf(cards[n].node, sizeof(cards[n].node), "/dev/accel/%s",
+			 e->d_name);
+		if (probe_card(&cards[n]))
+			(*errors)++;
+		else
+			n++;
+	}
+	closedir(d);
+	qsort(cards, n, sizeof(*cards), cmp_card);
+	return n;
+}
+
+/* Exact human size: the largest binary unit that divides @b. */
+static const char *hsize(uint64_t b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && b >= 1024 && b % 1024 == 0) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", b, unit[u]);
+	return buf;
+}
+
+static void caps_str(uint64_t caps, char *buf, size_t len, bool json)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]); i++) {
+		if (!(caps & cap_names[i].bit))
+			continue;
+		off += snprintf(buf + off, len - off, json ? "%s\"%s\"" : "%s%s",
+				off ? "," : "", cap_names[i].name);
+		if (off >= len)
+			return;
+	}
+}
+
+static void pci_str(const struct drm_swai_query_device *q, char *buf, size_t len)
+{
+	snprintf(buf, len, "%04x:%02x:%02x.%x", q->pci_domain, q->pci_bdf >> 8,
+		 (q->pci_bdf >> 3) & 0x1f, q->pci_bdf & 7);
+}
+
+static void print_table(const struct card *cards, int n)
+{
+	char a[32], b[32], c[32], d[32], e[32], pci[32], caps[128];
+
+	printf("%d SW-AI card%s (driver %s, uAPI %d.%d)\n\n", n, n == 1 ? "" : "s",
+	       DRM_SWAI_DRIVER_NAME, cards[0].uapi_major, cards[0].uapi_minor);
+	printf("%-4s %-18s %-13s %-4s %3s %6s %-8s %-9s %-9s %-9s %-9s %s\n",
+	       "CARD", "NODE", "PCI", "HW", "CGs", "CPE/CG", "LDM/CPE", "HBM/CG",
+	       "LOCAL/CG", "GLOBAL", "APERTURE", "CAPS");
+	for (int i = 0; i < n; i++) {
+		const struct drm_swai_query_device *q = &cards[i].q;
+
+		pci_str(q, pci, sizeof(pci));
+		caps_str(q->capabilities, caps, sizeof(caps), false);
+		printf("%-4d %-18.18s %-13s %u.%-2u %3u %6u %-8s %-9s %-9s %-9s %-9s %s\n",
+		       cards[i].minor, cards[i].node, pci, q->hw_version >> 16,
+		       q->hw_version & 0xffff, q->num_core_groups, q->cpes_per_cg,
+		       hsize(q->ldm_size, a, sizeof(a)),
+		       hsize(q->hbm_per_cg, b, sizeof(b)),
+		       hsize(q->local_per_cg, c, sizeof(c)),
+		       hsize(q->global_size, d, sizeof(d)),
+		       hsize(q->aperture_size, e, sizeof(e)), caps);
+	}
+	printf("\nMemory tiers\n%-4s %-34s %-30s %s\n", "CARD",
+	       "L0 LDM (per CPE x CPEs)", "L1 Local-HBM (per CG x CGs)",
+	       "L2 Global-HBM (shared by all CGs)");
+	for (int i = 0; i < n; i++) {
+		const struct drm_swai_query_device *q = &cards[i].q;
+		unsigned int cpes = q->cpes_per_cg * q->num_core_groups;
+		char l0[96], l1[96], l2[96], f[32];
+
+		snprintf(l0, sizeof(l0), "%s x %u = %s", hsize(q->ldm_size, a, sizeof(a)),
+			 cpes, hsize((uint64_t)q->ldm_size * cpes, b, sizeof(b)));
+		snprintf(l1, sizeof(l1), "%s x %u = %s",
+			 hsize(q->local_per_cg, c, sizeof(c)), q->num_core_groups,
+			 hsize(q->local_per_cg * q->num_core_groups, d, sizeof(d)));
+		snprintf(l2, sizeof(l2), "%s, interleaved every %s",
+			 hsize(q->global_size, e, sizeof(e)),
+			 hsize(q->global_granule, f, sizeof(f)));
+		printf("%-4d %-34s %-30s %s\n", cards[i].minor, l0, l1, l2);
+	}
+}
+
+static void print_json(const struct card *cards, int n)
+{
+	printf("{\n  \"driver\": \"%s\",\n  \"uapi\": \"%d.%d\",\n  \"cards\": [",
+	       DRM_SWAI_DRIVER_NAME, DRM_SWAI_UAPI_MAJOR, DRM_SWAI_UAPI_MINOR);
+	for (int i = 0; i < n; i++) {
+		const struct drm_swai_query_device *q = &cards[i].q;
+		char pci[32], caps[128];
+
+		pci_str(q, pci, sizeof(pci));
+		caps_str(q->capabilities, caps, sizeof(caps), true);
+		printf("%s\n    {\"index\": %d, \"node\": \"%s\", \"pci\": \"%s\", "
+		       "\"vendor\": %u, \"device\": %u, \"revision\": %u, "
+		       "\"hw_version\": \"%u.%u\", \"capabilities\": [%s], "
+		       "\"core_groups\": %u, \"cpes_per_cg\": %u, \"ldm_size\": %u, "
+		       "\"hbm_per_cg\": %" PRIu64 ", \"local_per_cg\": %" PRIu64 ", "
+		       "\"global_size\": %" PRIu64 ", \"global_base\": %" PRIu64 ", "
+		       "\"global_granule\": %u, \"aperture_size\": %" PRIu64 ", "
+		       "\"tiers\": {\"l0_ldm_total\": %" PRIu64 ", "
+		       "\"l1_local_total\": %" PRIu64 ", \"l2_global\": %" PRIu64 "}}",
+		       i ? "," : "", cards[i].minor, cards[i].node, pci, q->pci_vendor,
+		       q->pci_device, q->pci_revision, q->hw_version >> 16,
+		       q->hw_version & 0xffff, caps, q->num_core_groups,
+		       q->cpes_per_cg, q->ldm_size, (uint64_t)q->hbm_per_cg,
+		       (uint64_t)q->local_per_cg, (uint64_t)q->global_size,
+		       (uint64_t)q->global_base, q->global_granule,
+		       (uint64_t)q->aperture_size,
+		       (uint64_t)q->ldm_size * q->cpes_per_cg * q->num_core_groups,
+		       (uint64_t)q->local_per_cg * q->num_core_groups,
+		       (uint64_t)q->global_size);
+	}
+	printf("\n  ]\n}\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: swai-smi [--json] [--device N]\n"
+		"  -j, --json       print JSON instead of a table\n"
+		"  -d, --device N   only /dev/accel/accelN\n"
+		"  -h, --help       this text\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static struct card cards[MAX_CARDS];
+	bool json = false;
+	int only = -1, n, errors, o;
+	char *end;
+
+	while ((o = getopt_long(argc, argv, "jd:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'j':
+			json = true;
+			break;
+		case 'd':
+			only = (int)strtol(optarg, &end, 10);
+			if (*end || only < 0) {
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	n = find_cards(cards, MAX_CARDS, only, &errors);
+	if (n == 0) {
+		if (!errors)
+			fprintf(stderr, "swai-smi: no SW-AI card found%s\n",
+				access("/sys/module/swai", F_OK) ?
+				" (swai.ko is not loaded: modprobe swai)" : "");
+		return 1;
+	}
+	if (json)
+		print_json(cards, n);
+	else
+		print_table(cards, n);
+	return errors ? 1 : 0;
+}
