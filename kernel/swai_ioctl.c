@@ -77,15 +77,18 @@ const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 
 /*
  * Returns 0 if @cmd may go to the DRM core: a core ioctl, or a driver ioctl
- * whose number, size and direction match the table exactly.
+ * whose number, size and direction match the table exactly.  An ioctl of
+ * another type (a terminal's TCGETS, say) is not ours: DRM core would take
+ * it by its number alone.
  */
 static int swai_check_ioctl(unsigned int cmd)
 {
 	unsigned int nr = _IOC_NR(cmd);
 	const struct drm_ioctl_desc *desc;
 
-	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE ||
-	    nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return -ENOTTY;
+	if (nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
 		return 0;
 
 	nr -= DRM_COMMAND_BASE;
