@@ -24,9 +24,10 @@ USER_CFLAGS := $(CSTD) $(WARN) -O2 -g -I$(TOP)/uapi $(DRM_CFLAGS)
 # Host unit tests run under ASan/UBSan; every finding is fatal.
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all setup check demo module tools selftests unit-tests faults clean lint need-setup
+.PHONY: all setup check demo module runtime tools selftests unit-tests faults clean lint \
+	need-setup install
 
-all: module tools selftests unit-tests faults
+all: module runtime tools selftests unit-tests faults
 
 setup:
 	@tools/setup.sh
@@ -51,28 +52,68 @@ tools/vm/faults/swai_fault.ko: tools/vm/faults/swai_fault.c tools/vm/faults/Kbui
 	@$(MAKE) -C $(SWAI_KDIR) M=$(TOP)/tools/vm/faults W=1 modules >$(B)/kbuild-faults.log 2>&1 || \
 		{ cat $(B)/kbuild-faults.log; exit 1; }
 
+# --- libsdaa: versioned shared library + pkg-config --------------------------------
+SDAA_SOVER := 0
+SDAA_VER := 0.1.0
+RT_SRC := $(wildcard runtime/*.c)
+RT_HDR := $(wildcard runtime/*.h runtime/include/*.h) uapi/drm/swai_accel.h
+RT_CFLAGS := $(USER_CFLAGS) -Iruntime/include -Iruntime
+LIBSDAA := $(B)/lib/libsdaa.so.$(SDAA_VER)
+SDAA_LINK := -L$(B)/lib -lsdaa
+runtime: $(LIBSDAA) $(B)/lib/pkgconfig/sdaa.pc
+$(LIBSDAA): $(RT_SRC) $(RT_HDR) runtime/libsdaa.map
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -fPIC -shared -fvisibility=hidden \
+		-Wl,-soname,libsdaa.so.$(SDAA_SOVER) -Wl,--version-script=runtime/libsdaa.map \
+		-Wl,--no-undefined -o $@ $(RT_SRC) $(DRM_LIBS) -lpthread
+	ln -sf libsdaa.so.$(SDAA_VER) $(B)/lib/libsdaa.so.$(SDAA_SOVER)
+	ln -sf libsdaa.so.$(SDAA_SOVER) $(B)/lib/libsdaa.so
+# In the build tree the .pc points at build/ and the source headers.
+$(B)/lib/pkgconfig/sdaa.pc: runtime/sdaa.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(B)|; s|@LIBDIR@|$(B)/lib|; s|@INCLUDEDIR@|$(TOP)/runtime/include|' \
+		-e 's|@VERSION@|$(SDAA_VER)|' $< >$@
+
+PREFIX ?= /usr/local
+install: runtime
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $(LIBSDAA) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libsdaa.so.$(SDAA_VER) $(DESTDIR)$(PREFIX)/lib/libsdaa.so.$(SDAA_SOVER)
+	ln -sf libsdaa.so.$(SDAA_SOVER) $(DESTDIR)$(PREFIX)/lib/libsdaa.so
+	install -m 0644 runtime/include/sdaa_runtime.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include|' \
+		-e 's|@VERSION@|$(SDAA_VER)|' runtime/sdaa.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/sdaa.pc
+
 # --- userspace tools ------------------------------------------------------------------
 TOOLS := $(B)/bin/swai-smi
 tools: $(TOOLS)
-$(B)/bin/swai-smi: tools/swai-smi.c uapi/drm/swai_accel.h
+$(B)/bin/swai-smi: tools/swai-smi.c runtime/swai_cards.c runtime/swai_cards.h uapi/drm/swai_accel.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $< $(DRM_LIBS)
+	$(CC) $(USER_CFLAGS) -Iruntime -o $@ $< runtime/swai_cards.c $(DRM_LIBS)
 
 # --- selftests (run inside the VM) -----------------------------------------------------
 ST_SRC := $(wildcard selftests/*.c)
 ST_BIN := $(patsubst selftests/%.c,$(B)/selftests/%,$(ST_SRC))
 ST_SH := $(patsubst selftests/%.sh,$(B)/selftests/%,$(wildcard selftests/*.sh))
 selftests: need-setup $(ST_BIN) $(ST_SH)
-$(B)/selftests/%: selftests/%.c selftests/swai_test.h uapi/drm/swai_accel.h
+$(B)/selftests/%: selftests/%.c selftests/swai_test.h runtime/swai_cards.c uapi/drm/swai_accel.h \
+		$(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -isystem $(SWAI_KSELFTEST) -Wno-clobbered -o $@ $< $(DRM_LIBS) -lpthread
+	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -isystem $(SWAI_KSELFTEST) -Wno-clobbered \
+		-o $@ $< runtime/swai_cards.c $(SDAA_LINK) $(DRM_LIBS) -lpthread
 $(B)/selftests/%: selftests/%.sh
 	@mkdir -p $(dir $@)
 	install -m 0755 $< $@
 
 # --- host unit tests (no VM) ----------------------------------------------------------
-UT_BIN := $(B)/tests/swai-core-test
+UT_BIN := $(B)/tests/swai-core-test $(B)/tests/sdaa-unit-test
 unit-tests: $(UT_BIN)
+# The runtime's sources are compiled into the test (not the .so), so the
+# internal functions are reachable and ASan/UBSan see all of it.
+$(B)/tests/sdaa-unit-test: runtime/tests/sdaa-unit-test.c $(RT_SRC) $(RT_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ runtime/tests/sdaa-unit-test.c $(RT_SRC) \
+		$(DRM_LIBS) -lpthread
 $(B)/tests/swai-core-test: tools/qemu/tests/swai-core-test.c tools/qemu/swai-core.c \
 		tools/qemu/swai-core.h kernel/swai_regs.h
 	@mkdir -p $(dir $@)

@@ -2,15 +2,14 @@
 /*
  * swai_test.h - helpers shared by the swai selftests (run inside the VM).
  *
- * Cards are found the way the runtime finds them: every /sys/class/accel/accelN
- * whose PCI device is bound to the "swai" driver, in accel-minor order.  The
+ * Cards are found the way the runtime finds them (runtime/swai_cards.c), in
+ * accel-minor order.  The
  * geometry a test expects comes from the environment (SWAI_EXPECT_*), set by
  * tools/run-checks.sh to the QEMU properties the VM was booted with.
  */
 #ifndef SWAI_TEST_H
 #define SWAI_TEST_H
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,58 +21,36 @@
 
 #include <xf86drm.h>
 #include "drm/swai_accel.h"
+#include "swai_cards.h"
 
 #define SWAI_MAX_CARDS 16
 
 struct swai_card {
 	int minor;			/* N of /dev/accel/accelN */
-	char node[300];			/* /dev/accel/accelN */
+	char node[32];			/* /dev/accel/accelN */
 	char sysfs[PATH_MAX];		/* the PCI device's sysfs directory */
 	char bdf[32];			/* its PCI address, 0000:00:03.0 */
 };
 
-static int swai_cmp_card(const void *a, const void *b)
-{
-	return ((const struct swai_card *)a)->minor -
-	       ((const struct swai_card *)b)->minor;
-}
-
-/* Fill @cards with the swai cards present; return how many. */
+/* Fill @cards with the swai cards present, in minor order; return how many. */
 static inline int swai_find_cards(struct swai_card *cards, int max)
 {
-	DIR *d = opendir("/sys/class/accel");
-	struct dirent *e;
-	int n = 0;
+	int minors[SWAI_MAX_CARDS], n = swai_find_minors(minors, SWAI_MAX_CARDS);
 
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char link[PATH_MAX], drv[PATH_MAX];
-		ssize_t len;
-		int minor;
+	if (n > max)
+		n = max;
+	for (int i = 0; i < n; i++) {
+		char link[64];
 
-		if (sscanf(e->d_name, "accel%d", &minor) != 1)
-			continue;
-		snprintf(link, sizeof(link), "/sys/class/accel/%s/device/driver",
-			 e->d_name);
-		len = readlink(link, drv, sizeof(drv) - 1);
-		if (len < 0)
-			continue;
-		drv[len] = '\0';
-		if (strcmp(strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv, "swai"))
-			continue;
-		cards[n].minor = minor;
-		snprintf(cards[n].node, sizeof(cards[n].node), "/dev/accel/%s",
-			 e->d_name);
-		snprintf(link, sizeof(link), "/sys/class/accel/%s/device", e->d_name);
-		if (!realpath(link, cards[n].sysfs))
-			continue;
-		snprintf(cards[n].bdf, sizeof(cards[n].bdf), "%s",
-			 strrchr(cards[n].sysfs, '/') + 1);
-		n++;
+		cards[i].minor = minors[i];
+		snprintf(cards[i].node, sizeof(cards[i].node), "/dev/accel/accel%d",
+			 minors[i]);
+		snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minors[i]);
+		if (!realpath(link, cards[i].sysfs))
+			cards[i].sysfs[0] = '\0';
+		snprintf(cards[i].bdf, sizeof(cards[i].bdf), "%s",
+			 strrchr(cards[i].sysfs, '/') ? strrchr(cards[i].sysfs, '/') + 1 : "");
 	}
-	closedir(d);
-	qsort(cards, n, sizeof(*cards), swai_cmp_card);
 	return n;
 }
 

@@ -2,7 +2,7 @@
 # tools/run-checks.sh - the test part of `make check` (after the build).
 #
 # Runs every suite, each printing TAP: host unit tests of the device core
-# (ASan/UBSan), checkpatch --strict on the kernel sources, and the selftests
+# and the runtime (ASan/UBSan), checkpatch --strict on the kernel sources, and the selftests
 # inside VMs booted with several card configurations.  Counts every `ok` /
 # `not ok` line, ends with "N passed, N failed" and exits non-zero on any
 # failure.  Logs: build/check/*.log.
@@ -81,6 +81,7 @@ smi_json() {
 
 qemu=$(sed -n 's/^SWAI_QEMU := //p' "$cache/env.mk")
 suite unit-device-core "$top/build/tests/swai-core-test"
+suite unit-runtime "$top/build/tests/sdaa-unit-test"
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

@@ -3,17 +3,14 @@
  * swai-smi - show the SW-AI cards of this system: identity, geometry and
  * memory tiers, as a table or (--json) as JSON for scripts.
  *
- * Cards are found through /sys/class/accel (libdrm's enumeration does not
- * list accel nodes), checked with drmGetVersion and asked with
+ * Cards are found with swai_find_minors() (runtime/swai_cards.c), checked with drmGetVersion and asked with
  * DRM_IOCTL_SWAI_QUERY_DEVICE.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +19,13 @@
 
 #include <xf86drm.h>
 #include "drm/swai_accel.h"
+#include "swai_cards.h"
 
 #define MAX_CARDS 64
 
 struct card {
 	int minor;
-	char node[300];
+	char node[32];
 	int uapi_major, uapi_minor;
 	struct drm_swai_query_device q;
 };
@@ -39,26 +37,6 @@ static const struct {
 	{ DRM_SWAI_CAP_QUERY, "query" },
 	{ DRM_SWAI_CAP_MSIX, "msix" },
 };
-
-static int cmp_card(const void *a, const void *b)
-{
-	return ((const struct card *)a)->minor - ((const struct card *)b)->minor;
-}
-
-/* Is /sys/class/accel/@name bound to the swai driver? */
-static bool is_swai(const char *name)
-{
-	char link[PATH_MAX], drv[PATH_MAX];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/%s/device/driver", name);
-	n = readlink(link, drv, sizeof(drv) - 1);
-	if (n < 0)
-		return false;
-	drv[n] = '\0';
-	return !strcmp(strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv,
-		       DRM_SWAI_DRIVER_NAME);
-}
 
 /* Open and query one card; on failure print why and return -1. */
 static int probe_card(struct card *c)
@@ -96,31 +74,21 @@ static int probe_card(struct card *c)
 
 static int find_cards(struct card *cards, int max, int only, int *errors)
 {
-	DIR *d = opendir("/sys/class/accel");
-	struct dirent *e;
-	int n = 0;
+	int minors[MAX_CARDS], n = swai_find_minors(minors, MAX_CARDS), got = 0;
 
 	*errors = 0;
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		int minor;
-
-		if (sscanf(e->d_name, "accel%d", &minor) != 1 || !is_swai(e->d_name))
+	for (int i = 0; i < n && got < max; i++) {
+		if (only >= 0 && minors[i] != only)
 			continue;
-		if (only >= 0 && minor != only)
-			continue;
-		cards[n].minor = minor;
-		snprintf(cards[n].node, sizeof(cards[n].node), "/dev/accel/%s",
-			 e->d_name);
-		if (probe_card(&cards[n]))
+		cards[got].minor = minors[i];
+		snprintf(cards[got].node, sizeof(cards[got].node),
+			 "/dev/accel/accel%d", minors[i]);
+		if (probe_card(&cards[got]))
 			(*errors)++;
 		else
-			n++;
+			got++;
 	}
-	closedir(d);
-	qsort(cards, n, sizeof(*cards), cmp_card);
-	return n;
+	return got;
 }
 
 /* Exact human size: the largest binary unit that divides @b. */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdaa_internal.h - what the parts of libsdaa share; not installed.
+ */
+#ifndef SDAA_INTERNAL_H
+#define SDAA_INTERNAL_H
+
+#include "sdaa_runtime.h"
+#include "drm/swai_accel.h"
+
+/* Only the functions of sdaa_runtime.h are exported (-fvisibility=hidden). */
+#define SDAA_API __attribute__((visibility("default")))
+
+/* The most logical devices SDAA_VISIBLE_DEVICES can name. */
+#define SDAA_MAX_DEVICES 256
+
+/* One SW-AI card, opened for the life of the process. */
+struct sdaa_card {
+	int minor;				/* N of /dev/accel/accelN */
+	int fd;
+	struct drm_swai_query_device q;		/* as of initialisation */
+};
+
+/* One logical device: a core group of a card. */
+struct sdaa_device {
+	struct sdaa_card *card;
+	int cg;
+};
+
+/* Process-wide state, built once by sdaa_runtime() (sdaa_enum.c). */
+struct sdaa_runtime {
+	sdaaError_t init_error;		/* sdaaSuccess or why there is nothing */
+	int uapi_major, uapi_minor;	/* of the driver, 0 if none answered */
+	int ncards;
+	struct sdaa_card *cards;
+	int ndevices;			/* visible logical devices */
+	struct sdaa_device *devices;	/* in SDAA_VISIBLE_DEVICES order */
+};
+
+const struct sdaa_runtime *sdaa_runtime(void);
+
+/* Record @err as the calling thread's last error (unless success); return it. */
+sdaaError_t sdaa_error(sdaaError_t err);
+
+/*
+ * Parse SDAA_VISIBLE_DEVICES.  @s lists device numbers below @total,
+ * separated by commas (blanks allowed); as with CUDA_VISIBLE_DEVICES the list
+ * ends at the first entry that is not such a number or repeats one.  Writes
+ * at most @max numbers to @out and returns how many.
+ */
+int sdaa_parse_visible(const char *s, int total, int *out, int max);
+
+enum sdaa_log_level {
+	SDAA_LOG_OFF,
+	SDAA_LOG_ERROR,
+	SDAA_LOG_WARN,
+	SDAA_LOG_INFO,
+	SDAA_LOG_DEBUG,
+};
+
+/* The level SDAA_LOG_LEVEL names: a word, a digit, or off when unset. */
+enum sdaa_log_level sdaa_log_parse(const char *s);
+
+void sdaa_log(enum sdaa_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* SDAA_INTERNAL_H */
