@@ -17,6 +17,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 #include <drm/swai_accel.h>
 
 #include "swai_drv.h"
@@ -24,6 +25,11 @@
 #include "swai_ioctl.h"
 #include "swai_irq.h"
 #include "swai_sysfs.h"
+
+static int local_mb = -1;
+module_param(local_mb, int, 0444);
+MODULE_PARM_DESC(local_mb,
+		 "Local-HBM per core group in MiB at load, the rest is Global-HBM (-1: the card's reset value)");
 
 /* DEFINE_DRM_ACCEL_FOPS with validating ioctl entry points and no mmap. */
 static const struct file_operations swai_accel_fops = {
@@ -119,6 +125,14 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = swai_hw_read_geometry(sdev);
 	if (ret)
 		return ret;
+
+	ret = drmm_mutex_init(&sdev->drm, &sdev->partition_lock);
+	if (ret)
+		return ret;
+	/* A split the card refuses is reported and the card's own kept. */
+	if (local_mb >= 0 && swai_hw_set_partition(sdev, local_mb))
+		dev_warn(dev, "local_mb=%d not applied (HBM is %u MiB per CG)\n",
+			 local_mb, sdev->hbm_per_cg_mb);
 
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
 	if (ret) {

@@ -6,6 +6,7 @@
 #define SWAI_DRV_H
 
 #include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -46,6 +47,7 @@ struct swai_irq_vector {
  * @global_granule: Global-HBM interleave granule in bytes
  * @hbm_per_cg_mb: MiB on each HBM controller
  * @global_base: device address of Global-HBM
+ * @partition_lock: serialises changes of the Local/Global switch
  * @irq_ok: the interrupt self-test passed
  * @irq_lock: serialises updates of @irq_enabled and SWAI_REG_IRQ_ENABLE
  * @irq_enabled: shadow of SWAI_REG_IRQ_ENABLE
@@ -71,6 +73,7 @@ struct swai_device {
 	u32 global_granule;
 	u32 hbm_per_cg_mb;
 	u64 global_base;
+	struct mutex partition_lock; /* guards SWAI_REG_LOCAL_PER_CG_MB */
 
 	bool irq_ok;
 	spinlock_t irq_lock; /* guards irq_enabled and SWAI_REG_IRQ_ENABLE */

@@ -67,12 +67,35 @@ static int swai_ioctl_query_device(struct drm_device *drm, void *data,
 	return 0;
 }
 
+static int swai_ioctl_set_partition(struct drm_device *drm, void *data,
+				    struct drm_file *file)
+{
+	struct swai_device *sdev = to_swai_device(drm);
+	struct drm_swai_set_partition *args = data;
+	int idx, ret;
+
+	if (args->flags || args->pad || args->reserved[0] || args->reserved[1])
+		return -EINVAL;
+	if (!IS_ALIGNED(args->local_per_cg, SWAI_PART_ALIGN_MB * SZ_1M) ||
+	    args->local_per_cg > (u64)sdev->hbm_per_cg_mb * SZ_1M)
+		return -EINVAL;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = swai_hw_set_partition(sdev, args->local_per_cg / SZ_1M);
+	drm_dev_exit(idx);
+	return ret;
+}
+
 /*
  * Accel minors are never render clients, so flags 0 lets any opener of
  * /dev/accel/accelN call the ioctl (as DRM_RENDER_ALLOW would on a GPU).
+ * The split is card-wide state shared by every process: root only.
  */
 const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(SWAI_QUERY_DEVICE, swai_ioctl_query_device, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_SET_PARTITION, swai_ioctl_set_partition,
+			  DRM_ROOT_ONLY),
 };
 
 /*

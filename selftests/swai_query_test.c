@@ -12,7 +12,7 @@
 #include "kselftest_harness.h"
 
 #define MIB (1ULL << 20)
-#define KNOWN_CAPS (DRM_SWAI_CAP_QUERY | DRM_SWAI_CAP_MSIX)
+#define KNOWN_CAPS (DRM_SWAI_CAP_QUERY | DRM_SWAI_CAP_MSIX | DRM_SWAI_CAP_PARTITION)
 
 FIXTURE(cards) {
 	struct swai_card card[SWAI_MAX_CARDS];

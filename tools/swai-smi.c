@@ -36,6 +36,7 @@ static const struct {
 } cap_names[] = {
 	{ DRM_SWAI_CAP_QUERY, "query" },
 	{ DRM_SWAI_CAP_MSIX, "msix" },
+	{ DRM_SWAI_CAP_PARTITION, "partition" },
 };
 
 /* Open and query one card; on failure print why and return -1. */

@@ -30,10 +30,14 @@ extern "C" {
 #define DRM_SWAI_UAPI_MINOR		0
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
+#define DRM_SWAI_SET_PARTITION		0x01
 
 #define DRM_IOCTL_SWAI_QUERY_DEVICE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_DEVICE, \
 		 struct drm_swai_query_device)
+#define DRM_IOCTL_SWAI_SET_PARTITION \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SWAI_SET_PARTITION, \
+		struct drm_swai_set_partition)
 
 /*
  * Capabilities of the driver and card, reported in
@@ -42,6 +46,7 @@ extern "C" {
  */
 #define DRM_SWAI_CAP_QUERY		_BITULL(0)	/* QUERY_DEVICE */
 #define DRM_SWAI_CAP_MSIX		_BITULL(1)	/* interrupts proven */
+#define DRM_SWAI_CAP_PARTITION		_BITULL(2)	/* SET_PARTITION */
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -97,6 +102,32 @@ struct drm_swai_query_device {
 	__u64 aperture_size;
 	/** @reserved: in, must be 0; out, 0. */
 	__u64 reserved[4];
+};
+
+/**
+ * struct drm_swai_set_partition - set the Local/Global switch of a card
+ *
+ * Gives the first @local_per_cg bytes of every HBM controller to the Local-HBM
+ * of its core group and the rest to Global-HBM.  0 makes all HBM Global (one
+ * core group can then reach four times its Local capacity); hbm_per_cg makes
+ * Global-HBM empty.  The split is a property of the whole card: only a
+ * privileged opener (CAP_SYS_ADMIN, else -EACCES) may change it, and only
+ * while no device memory is allocated on the card (else -EBUSY).  Requires
+ * DRM_SWAI_CAP_PARTITION.  The module parameter local_mb sets it at load.
+ */
+struct drm_swai_set_partition {
+	/**
+	 * @local_per_cg: in, bytes of each controller for Local-HBM: a
+	 * multiple of 1 MiB, at most drm_swai_query_device.hbm_per_cg, else
+	 * -EINVAL.
+	 */
+	__u64 local_per_cg;
+	/** @flags: in, must be 0. */
+	__u32 flags;
+	/** @pad: in, must be 0. */
+	__u32 pad;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
 };
 
 #if defined(__cplusplus)
