@@ -57,7 +57,7 @@ SDAA_SOVER := 0
 SDAA_VER := 0.1.0
 RT_SRC := $(wildcard runtime/*.c)
 RT_HDR := $(wildcard runtime/*.h runtime/include/*.h) uapi/drm/swai_accel.h
-RT_CFLAGS := $(USER_CFLAGS) -Iruntime/include -Iruntime
+RT_CFLAGS := $(USER_CFLAGS) -Iruntime/include -Iruntime -Itools/testing
 LIBSDAA := $(B)/lib/libsdaa.so.$(SDAA_VER)
 SDAA_LINK := -L$(B)/lib -lsdaa
 runtime: $(LIBSDAA) $(B)/lib/pkgconfig/sdaa.pc
@@ -85,8 +85,15 @@ install: runtime
 		-e 's|@VERSION@|$(SDAA_VER)|' runtime/sdaa.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/sdaa.pc
 
 # --- userspace tools ------------------------------------------------------------------
-TOOLS := $(B)/bin/swai-smi
+TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench
 tools: $(TOOLS)
+SUBALLOC_SRC := runtime/sdaa_suballoc.c runtime/sdaa_suballoc_index.c
+SUBALLOC_HDR := $(wildcard runtime/sdaa_suballoc*.h)
+$(B)/bin/sdaa-alloc-bench: tools/sdaa-alloc-bench.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
+		tools/testing/splitmix64.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -g -Iruntime/include -Iruntime -Itools/testing -o $@ $< \
+		$(SUBALLOC_SRC) -lpthread
 $(B)/bin/swai-smi: tools/swai-smi.c runtime/swai_cards.c runtime/swai_cards.h uapi/drm/swai_accel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Iruntime -o $@ $< runtime/swai_cards.c $(DRM_LIBS)
@@ -106,19 +113,26 @@ $(B)/selftests/%: selftests/%.sh
 	install -m 0755 $< $@
 
 # --- host unit tests (no VM) ----------------------------------------------------------
-UT_BIN := $(B)/tests/swai-core-test $(B)/tests/sdaa-unit-test
+UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/sdaa-unit-test \
+	$(B)/tests/suballoc-test
 unit-tests: $(UT_BIN)
+$(B)/tests/suballoc-test: runtime/tests/suballoc-test.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
+		tools/testing/tap.h tools/testing/splitmix64.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ $< $(SUBALLOC_SRC) -lpthread
 # The runtime's sources are compiled into the test (not the .so), so the
 # internal functions are reachable and ASan/UBSan see all of it.
 $(B)/tests/sdaa-unit-test: runtime/tests/sdaa-unit-test.c $(RT_SRC) $(RT_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ runtime/tests/sdaa-unit-test.c $(RT_SRC) \
 		$(DRM_LIBS) -lpthread
-$(B)/tests/swai-core-test: tools/qemu/tests/swai-core-test.c tools/qemu/swai-core.c \
-		tools/qemu/swai-core.h kernel/swai_regs.h
+CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c
+CORE_HDR := tools/qemu/swai-core.h tools/qemu/swai-mmu.h tools/qemu/tests/fake-glue.h \
+	tools/testing/tap.h kernel/swai_regs.h
+$(B)/tests/swai-%-test: tools/qemu/tests/swai-%-test.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) -Ikernel -Itools/qemu -o $@ \
-		tools/qemu/tests/swai-core-test.c tools/qemu/swai-core.c
+	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) -Ikernel -Itools/qemu -Itools/testing -o $@ \
+		$< $(CORE_SRC)
 
 # --- the two commands -----------------------------------------------------------------
 check: setup

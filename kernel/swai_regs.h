@@ -72,6 +72,7 @@
 #define SWAI_CAP_APERTURE		BIT(1)	/* BAR2 maps all of HBM */
 #define SWAI_CAP_PARTITION		BIT(2)	/* LOCAL_PER_CG_MB writable */
 #define SWAI_CAP_SWI			BIT(3)	/* IRQ_RAISE test interrupts */
+#define SWAI_CAP_MMU			BIT(4)	/* device MMU, SWAI_REG_MMU_* */
 
 /* SWAI_REG_STATUS bits */
 #define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
@@ -89,11 +90,74 @@
 /* SWAI_REG_IRQ_STATUS / ENABLE bits; bits 0..7 use vector SWAI_MSIX_MGMT */
 #define SWAI_IRQ_RESET_DONE		BIT(0)	/* a device reset finished */
 #define SWAI_IRQ_ERROR			BIT(1)	/* SWAI_REG_ERROR became !0 */
+#define SWAI_IRQ_MMU_FAULT		BIT(2)	/* MMU_FAULT_STATUS latched */
 #define SWAI_IRQ_SWI			BIT(7)	/* raised by IRQ_RAISE */
 #define SWAI_IRQ_MGMT_MASK		0x000000ffU
 #define SWAI_IRQ_QUEUE(cg)		BIT(8 + (cg))	/* vector 1 + cg */
 #define SWAI_IRQ_QUEUE_MASK		0x00000f00U
 #define SWAI_IRQ_ALL			(SWAI_IRQ_MGMT_MASK | SWAI_IRQ_QUEUE_MASK)
+
+/*
+ * --- Device MMU ---
+ * Every device access (DMA, core-group programs: later stages) is made on
+ * behalf of a context (ASID) and translated through that context's page
+ * tables, which live in host memory and are read by the card with DMA.
+ * Three levels of 512 64-bit entries (4 KiB tables) translate a 39-bit
+ * device virtual address (VA) in 4 KiB pages: VA bits 38:30 index level 0,
+ * 29:21 level 1, 20:12 level 2.  A table entry points at the next table (a
+ * host DMA address); a level-2 entry maps a page, on the card (HBM-physical
+ * offset, as BAR2 shows it) or in host memory (SWAI_PTE_HOST, a DMA
+ * address).  The context table (SWAI_MMU_CONTEXTS entries of 16 bytes: the
+ * level-0 table's DMA address | SWAI_PTE_VALID, then 8 reserved bytes) is in
+ * host memory too.  The first access that does not translate latches
+ * MMU_FAULT_* and raises SWAI_IRQ_MMU_FAULT; the access is not served.
+ */
+#define SWAI_REG_MMU_CTX_TABLE_LO	0x0100	/* RW: context table, 4K aligned */
+#define SWAI_REG_MMU_CTX_TABLE_HI	0x0104
+#define SWAI_REG_MMU_CONTEXTS		0x0108	/* RO: SWAI_MMU_CONTEXTS */
+#define SWAI_REG_MMU_INVALIDATE		0x010c	/* WO: ASID | SWAI_MMU_INV_ALL */
+#define SWAI_REG_MMU_FAULT_STATUS	0x0110	/* RW1C: SWAI_MMU_FAULT_* */
+#define SWAI_REG_MMU_FAULT_VA_LO	0x0114	/* RO: VA of the latched fault */
+#define SWAI_REG_MMU_FAULT_VA_HI	0x0118
+/* Translation probe: the driver asks the card to translate like an access. */
+#define SWAI_REG_MMU_PROBE_ASID		0x0120	/* RW */
+#define SWAI_REG_MMU_PROBE_VA_LO	0x0124	/* RW */
+#define SWAI_REG_MMU_PROBE_VA_HI	0x0128	/* RW */
+#define SWAI_REG_MMU_PROBE_GO		0x012c	/* WO: start; SWAI_MMU_PROBE_WRITE */
+#define SWAI_REG_MMU_PROBE_RESULT_LO	0x0130	/* RO: SWAI_MMU_PROBE_* | addr */
+#define SWAI_REG_MMU_PROBE_RESULT_HI	0x0134
+
+#define SWAI_MMU_CONTEXTS		64
+#define SWAI_MMU_VA_BITS		39
+#define SWAI_MMU_PAGE_SHIFT		12
+#define SWAI_MMU_INV_ALL		BIT(31)
+
+/* Page-table and context-table entries */
+#define SWAI_PTE_VALID			BIT_ULL(0)
+#define SWAI_PTE_WRITE			BIT_ULL(1)	/* level 2: writable */
+#define SWAI_PTE_HOST			BIT_ULL(2)	/* level 2: host page */
+#define SWAI_PTE_ADDR_MASK		0x000ffffffffff000ULL	/* bits 51:12 */
+
+/* SWAI_REG_MMU_FAULT_STATUS */
+#define SWAI_MMU_FAULT_VALID		BIT(0)	/* a fault is latched */
+#define SWAI_MMU_FAULT_WRITE		BIT(1)	/* the access was a write */
+#define SWAI_MMU_FAULT_REASON(x)	(((x) >> 4) & 0xf)
+#define SWAI_MMU_FAULT_ASID(x)		(((x) >> 8) & 0xff)
+#define SWAI_MMU_FAULT_OVERFLOW		BIT(16)	/* more faults, not latched */
+/* Fault reasons */
+#define SWAI_MMU_R_CTX			1	/* context not valid */
+#define SWAI_MMU_R_RANGE		2	/* VA beyond SWAI_MMU_VA_BITS */
+#define SWAI_MMU_R_NOT_PRESENT		3	/* an entry on the walk invalid */
+#define SWAI_MMU_R_READ_ONLY		4	/* write to a page w/o WRITE */
+#define SWAI_MMU_R_BAD_TARGET		5	/* HBM page beyond HBM */
+#define SWAI_MMU_R_WALK			6	/* a table could not be read */
+
+/* SWAI_REG_MMU_PROBE_GO and _RESULT_LO */
+#define SWAI_MMU_PROBE_WRITE		BIT(0)	/* GO: probe a write access */
+#define SWAI_MMU_PROBE_OK		BIT(0)	/* RESULT: translated */
+#define SWAI_MMU_PROBE_HOST		BIT(1)	/* RESULT: host page */
+#define SWAI_MMU_PROBE_DONE		BIT(3)	/* RESULT: probe finished */
+#define SWAI_MMU_PROBE_REASON(x)	(((x) >> 4) & 0xf)	/* if !OK */
 
 /* --- Per core-group command queues (one block of 0x100 per CG) --- */
 #define SWAI_QUEUE_BASE			0x1000

@@ -81,7 +81,9 @@ smi_json() {
 
 qemu=$(sed -n 's/^SWAI_QEMU := //p' "$cache/env.mk")
 suite unit-device-core "$top/build/tests/swai-core-test"
+suite unit-device-mmu "$top/build/tests/swai-mmu-test"
 suite unit-runtime "$top/build/tests/sdaa-unit-test"
+suite unit-suballoc "$top/build/tests/suballoc-test"
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

@@ -8,18 +8,12 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "tap.h"
 #include <unistd.h>
 
 #include "sdaa_internal.h"
 
-static int failed;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-		failed = 1;						\
-	}								\
-} while (0)
 
 static const sdaaError_t all_errors[] = {
 	sdaaSuccess, sdaaErrorInvalidValue, sdaaErrorMemoryAllocation,
@@ -160,10 +154,7 @@ static void test_no_driver(void)
 	CHECK(sdaaGetLastError() == sdaaErrorDriverNotLoaded);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
 	{ "error names and strings are distinct and helpful", test_error_strings },
 	{ "last error: per thread, Peek keeps, Get resets", test_last_error },
 	{ "SDAA_VISIBLE_DEVICES parsing", test_visible_devices },
@@ -173,16 +164,4 @@ static const struct {
 	{ "no swai module: sdaaErrorDriverNotLoaded", test_no_driver },
 };
 
-int main(void)
-{
-	int n = (int)(sizeof(tests) / sizeof(tests[0])), bad = 0;
-
-	printf("1..%d\n", n);
-	for (int i = 0; i < n; i++) {
-		failed = 0;
-		tests[i].fn();
-		printf("%sok %d - %s\n", failed ? "not " : "", i + 1, tests[i].name);
-		bad += failed;
-	}
-	return bad ? 1 : 0;
-}
+TAP_MAIN(tests)

@@ -71,7 +71,7 @@ static void irq_update(struct swai_core *s, uint32_t was)
     }
 }
 
-static void irq_raise(struct swai_core *s, uint32_t bits)
+void swai_core_irq_raise(struct swai_core *s, uint32_t bits)
 {
     uint32_t was = s->irq_status & s->irq_enable;
 
@@ -86,7 +86,7 @@ static void set_error(struct swai_core *s, uint32_t bits)
 
     s->error |= bits;
     if (fresh) {
-        irq_raise(s, SWAI_IRQ_ERROR);
+        swai_core_irq_raise(s, SWAI_IRQ_ERROR);
     }
 }
 
@@ -103,6 +103,7 @@ static void load_defaults(struct swai_core *s)
     s->irq_enable = 0;
     s->work = 0;
     memset(s->q, 0, sizeof(s->q));
+    swai_mmu_reset(&s->mmu);
 }
 
 void swai_core_init(struct swai_core *s, const struct swai_props *p,
@@ -124,6 +125,11 @@ void swai_core_bh(struct swai_core *s)
 {
     if (s->work & SWAI_WORK_RESET) {
         load_defaults(s);   /* clears all work: a reset supersedes it */
+        return;
+    }
+    if (s->work & SWAI_WORK_MMU_PROBE) {
+        s->work &= ~SWAI_WORK_MMU_PROBE;
+        swai_mmu_bh(s);
     }
 }
 
@@ -248,12 +254,16 @@ static bool access_ok(uint64_t off, unsigned size)
 uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size)
 {
     unsigned cg, r;
+    uint32_t v;
 
     if (!access_ok(off, size)) {
         return 0;
     }
     if (queue_decode(off, &cg, &r)) {
         return queue_read(&s->q[cg], r);
+    }
+    if (swai_mmu_mmio_read(s, off, &v)) {
+        return v;
     }
 
     switch (off) {
@@ -263,7 +273,7 @@ uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size)
         return SWAI_HW_VERSION;
     case SWAI_REG_CAPS:
         return SWAI_CAP_MSIX | SWAI_CAP_APERTURE | SWAI_CAP_PARTITION |
-               SWAI_CAP_SWI;
+               SWAI_CAP_SWI | SWAI_CAP_MMU;
     case SWAI_REG_STATUS:
         return s->status;
     case SWAI_REG_SCRATCH:
@@ -337,6 +347,9 @@ void swai_core_mmio_write(struct swai_core *s, uint64_t off, uint64_t val,
         }
         return;
     }
+    if (swai_mmu_mmio_write(s, off, v)) {
+        return;
+    }
 
     switch (off) {
     case SWAI_REG_RESET:
@@ -360,10 +373,10 @@ void swai_core_mmio_write(struct swai_core *s, uint64_t off, uint64_t val,
         irq_update(s, was);
         break;
     case SWAI_REG_IRQ_RAISE:
-        irq_raise(s, v);
+        swai_core_irq_raise(s, v);
         break;
     default:
-        /* Read-only identity, geometry and STATUS, and holes. */
+        /* Read-only identity, geometry, STATUS and MMU regs, and holes. */
         set_error(s, SWAI_ERR_BAD_ACCESS);
         break;
     }

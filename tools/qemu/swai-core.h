@@ -16,9 +16,11 @@
 #define SWAI_CORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "swai_regs.h"
+#include "swai-mmu.h"
 
 /* Property limits; realize reports a violation with the message below. */
 #define SWAI_HBM_MB_MIN     1
@@ -37,14 +39,20 @@ struct swai_props {
     uint32_t ldm_kb;    /* LDM per CPE, KiB */
 };
 
-/* Callbacks into the glue.  Both are cheap and may be called from MMIO. */
+/*
+ * Callbacks into the glue.  notify and kick are cheap and may be called from
+ * MMIO; dma_read is a bus-master read of host memory (returns 0 on success)
+ * and is only used from the bottom half and by later stages' engines.
+ */
 struct swai_core_ops {
     void (*notify)(void *opaque, unsigned vector);  /* fire MSI-X vector */
     void (*kick)(void *opaque);         /* run swai_core_bh() soon */
+    int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
 };
 
 /* Background work, bits of swai_core.work; later issues add queue work. */
 #define SWAI_WORK_RESET     (1u << 0)
+#define SWAI_WORK_MMU_PROBE (1u << 1)   /* PROBE_GO written, see swai-mmu.h */
 
 struct swai_queue {
     uint32_t ring_lo, ring_hi, ring_size, ctrl;
@@ -64,6 +72,7 @@ struct swai_core {
     uint32_t irq_enable;
     uint32_t work;              /* SWAI_WORK_*, pending for swai_core_bh() */
     struct swai_queue q[SWAI_NUM_CG];
+    struct swai_mmu mmu;
 };
 
 /* Where a device address lands: HBM controller and offset within it. */
@@ -89,6 +98,9 @@ void swai_core_init(struct swai_core *s, const struct swai_props *p,
 void swai_core_reset(struct swai_core *s);
 /* Bottom half: perform the work recorded in s->work. */
 void swai_core_bh(struct swai_core *s);
+
+/* Set IRQ_STATUS bits (SWAI_IRQ_ALL), signalling new pending&enabled ones. */
+void swai_core_irq_raise(struct swai_core *s, uint32_t bits);
 
 /* BAR0 accesses.  Only aligned 32-bit accesses are meaningful. */
 uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size);

@@ -16,6 +16,7 @@
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msix.h"
+#include "system/dma.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 
@@ -56,9 +57,18 @@ static void swai_kick(void *opaque)
     qemu_bh_schedule(s->bh);
 }
 
+/* Bus-master read of host memory (MMU tables); fails if BME is off. */
+static int swai_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+
+    return pci_dma_read(pdev, addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
 static const struct swai_core_ops swai_core_ops = {
     .notify = swai_notify,
     .kick = swai_kick,
+    .dma_read = swai_dma_read,
 };
 
 static void swai_bh(void *opaque)
@@ -191,8 +201,9 @@ static const Property swai_properties[] = {
 };
 
 /*
- * Queues, interrupt state and a soft reset in flight are not described for
- * migration yet, so refuse to migrate rather than lose them silently.
+ * Queues, interrupt state, MMU state and work in flight (soft reset, MMU
+ * probe) are not described for migration yet, so refuse to migrate rather
+ * than lose them silently.
  */
 static const VMStateDescription vmstate_swai = {
     .name = TYPE_SWAI,

@@ -1,119 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * swai-core-test.c - host unit test of the SW-AI device core (no QEMU).
+ * swai-core-test.c - host unit test of the SW-AI device core (no QEMU):
+ * properties, registers, interrupts, reset and the HBM address map.
  *
  * Drives swai-core.c through its public API exactly as the QEMU glue does and
  * prints TAP.  Every expectation is a sentence of Documentation/datasheet.md.
  */
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "swai-core.h"
-
-#define MIB (1024ull * 1024)
-
-/* --- minimal TAP --- */
-
-static int test_failed;
-
-#define CHECK(e) do {                                                   \
-        if (!(e)) {                                                     \
-            printf("# %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #e); \
-            test_failed = 1;                                            \
-        }                                                               \
-    } while (0)
-
-#define CHECK_EQ(a, b) do {                                             \
-        uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                \
-        if (a_ != b_) {                                                 \
-            printf("# %s:%d: %s == 0x%" PRIx64 ", expected %s == 0x%"   \
-                   PRIx64 "\n", __FILE__, __LINE__, #a, a_, #b, b_);    \
-            test_failed = 1;                                            \
-        }                                                               \
-    } while (0)
-
-/* --- a fake glue that records the callbacks --- */
-
-static struct {
-    unsigned notified[SWAI_MSIX_VECTORS];
-    unsigned bad_vector;
-    unsigned kicks;
-} cb;
-
-static void fake_notify(void *opaque, unsigned vector)
-{
-    (void)opaque;
-    if (vector < SWAI_MSIX_VECTORS) {
-        cb.notified[vector]++;
-    } else {
-        cb.bad_vector++;
-    }
-}
-
-static void fake_kick(void *opaque)
-{
-    (void)opaque;
-    cb.kicks++;
-}
-
-static const struct swai_core_ops fake_ops = {
-    .notify = fake_notify,
-    .kick = fake_kick,
-};
-
-static unsigned total_notifies(void)
-{
-    unsigned i, n = cb.bad_vector;
-
-    for (i = 0; i < SWAI_MSIX_VECTORS; i++) {
-        n += cb.notified[i];
-    }
-    return n;
-}
-
-static void make(struct swai_core *s, uint32_t hbm, uint32_t local,
-                 uint32_t cpes, uint32_t ldm)
-{
-    struct swai_props p = {
-        .hbm_mb = hbm, .local_mb = local, .cpes = cpes, .ldm_kb = ldm,
-    };
-    const char *why = swai_props_validate(&p);
-
-    if (why) {
-        printf("Bail out! valid props rejected: %s\n", why);
-        exit(1);
-    }
-    memset(&cb, 0, sizeof(cb));
-    swai_core_init(s, &p, &fake_ops, NULL);
-}
-
-static void make_default(struct swai_core *s)
-{
-    struct swai_props p;
-
-    swai_props_init(&p);
-    make(s, p.hbm_mb, p.local_mb, p.cpes, p.ldm_kb);
-}
-
-static uint32_t rd(struct swai_core *s, uint64_t off)
-{
-    return swai_core_mmio_read(s, off, 4);
-}
-
-static void wr(struct swai_core *s, uint64_t off, uint32_t v)
-{
-    swai_core_mmio_write(s, off, v, 4);
-}
-
-/* Clear ERROR and IRQ_STATUS so a test sees only its own effects. */
-static void quiesce(struct swai_core *s)
-{
-    wr(s, SWAI_REG_ERROR, ~0u);
-    wr(s, SWAI_REG_IRQ_STATUS, ~0u);
-    memset(&cb, 0, sizeof(cb));
-}
+#include "fake-glue.h"
+#include "tap.h"
 
 /* --- tests --- */
 
@@ -168,35 +62,6 @@ static void test_props_validation(void)
     CHECK(validate(256, 999, 32, 256) != NULL);
 }
 
-static void check_reset_state(struct swai_core *s, uint32_t hbm,
-                              uint32_t local, uint32_t cpes, uint32_t ldm)
-{
-    unsigned cg;
-
-    CHECK_EQ(rd(s, SWAI_REG_ID), SWAI_ID_MAGIC);
-    CHECK_EQ(rd(s, SWAI_REG_STATUS), SWAI_STATUS_READY);
-    CHECK_EQ(rd(s, SWAI_REG_SCRATCH), 0);
-    CHECK_EQ(rd(s, SWAI_REG_ERROR), 0);
-    CHECK_EQ(rd(s, SWAI_REG_NUM_CG), SWAI_NUM_CG);
-    CHECK_EQ(rd(s, SWAI_REG_CPES_PER_CG), cpes);
-    CHECK_EQ(rd(s, SWAI_REG_LDM_SIZE), ldm * 1024);
-    CHECK_EQ(rd(s, SWAI_REG_GLOBAL_GRANULE), SWAI_GLOBAL_GRANULE);
-    CHECK_EQ(rd(s, SWAI_REG_HBM_PER_CG_MB), hbm);
-    CHECK_EQ(rd(s, SWAI_REG_LOCAL_PER_CG_MB), local);
-    CHECK_EQ(rd(s, SWAI_REG_IRQ_STATUS), SWAI_IRQ_RESET_DONE);
-    CHECK_EQ(rd(s, SWAI_REG_IRQ_ENABLE), 0);
-    for (cg = 0; cg < SWAI_NUM_CG; cg++) {
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_RING_LO)), 0);
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_RING_HI)), 0);
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_RING_SIZE)), 0);
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_CTRL)), 0);
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_HEAD)), 0);
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_TAIL)), 0);
-        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_STATUS)),
-                 SWAI_Q_STATUS_IDLE);
-    }
-    CHECK_EQ(swai_core_global_bytes(s), SWAI_NUM_CG * (hbm - local) * MIB);
-}
 
 static void test_reset_values(void)
 {
@@ -229,7 +94,8 @@ static void test_identity(void)
     CHECK_EQ(rd(&s, SWAI_REG_ID), 0x53574149);
     CHECK_EQ(rd(&s, SWAI_REG_VERSION), 0x00010000);
     CHECK_EQ(rd(&s, SWAI_REG_CAPS), SWAI_CAP_MSIX | SWAI_CAP_APERTURE |
-             SWAI_CAP_PARTITION | SWAI_CAP_SWI);
+             SWAI_CAP_PARTITION | SWAI_CAP_SWI | SWAI_CAP_MMU);
+    CHECK_EQ(rd(&s, SWAI_REG_CAPS), 0x1f);
     CHECK_EQ(rd(&s, SWAI_REG_GLOBAL_BASE_LO), (uint32_t)SWAI_GLOBAL_BASE);
     CHECK_EQ(rd(&s, SWAI_REG_GLOBAL_BASE_HI), SWAI_GLOBAL_BASE >> 32);
     CHECK_EQ(((uint64_t)rd(&s, SWAI_REG_GLOBAL_BASE_HI) << 32) |
@@ -733,12 +599,7 @@ static void test_queue_latch(void)
     CHECK_EQ(cb.kicks, 0);
 }
 
-struct test {
-    const char *name;
-    void (*fn)(void);
-};
-
-static const struct test tests[] = {
+static const struct tap_test tests[] = {
     { "props defaults and auto local-mb", test_props_defaults },
     { "props validation", test_props_validation },
     { "reset values for several property sets", test_reset_values },
@@ -764,19 +625,4 @@ static const struct test tests[] = {
     { "queue registers latch", test_queue_latch },
 };
 
-int main(void)
-{
-    unsigned i, n = sizeof(tests) / sizeof(tests[0]);
-    int failures = 0;
-
-    setvbuf(stdout, NULL, _IONBF, 0);
-    printf("1..%u\n", n);
-    for (i = 0; i < n; i++) {
-        test_failed = 0;
-        tests[i].fn();
-        printf("%s %u - %s\n", test_failed ? "not ok" : "ok", i + 1,
-               tests[i].name);
-        failures += test_failed;
-    }
-    return failures ? 1 : 0;
-}
+TAP_MAIN(tests)

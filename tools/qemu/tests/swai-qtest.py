@@ -72,7 +72,7 @@ check('MSI-X table BIR', cfgr(msix + 4) & 7, 1)
 
 check('ID', rd(B0 + 0), 0x53574149)
 check('VERSION', rd(B0 + 4), 0x10000)
-check('CAPS', rd(B0 + 8), 0xf)
+check('CAPS (MMU = bit 4)', rd(B0 + 8), 0x1f)
 check('STATUS', rd(B0 + 0xc), 1)
 check('NUM_CG', rd(B0 + 0x20), 4)
 local0 = rd(B0 + 0x34)
@@ -119,6 +119,50 @@ for c in range(4):
 for c in range(4):
     check('HBM ctrl %d' % c, rd(B2 + c * H + 0x1000), 0x11110000 + c)
 wr(B2 + 4 * H - 4, 0x5a5a5a5a); check('HBM top word', rd(B2 + 4 * H - 4), 0x5a5a5a5a)
+# Device MMU: tables in guest RAM, translated through the probe registers.
+check('MMU CONTEXTS', rd(B0 + 0x108), 64)
+def wq(a, v): cmd('writeq 0x%x 0x%x' % (a, v))
+CT, L0, L1, L2, HP = 0x300000, 0x301000, 0x302000, 0x303000, 0x310000
+for t in (CT, L0, L1, L2):
+    for i in range(0, 0x1000, 8): wq(t + i, 0)
+ASID, VA = 5, (2 << 30) | (3 << 21) | (4 << 12)      # indices 2, 3, 4
+top = 4 * H                                           # end of HBM
+wq(CT + 16 * ASID, L0 | 1)
+wq(L0 + 8 * 2, L1 | 1)
+wq(L1 + 8 * 3, L2 | 1)
+wq(L2 + 8 * 4, (top - 0x1000) | 3)                    # last HBM page, RW
+wq(L2 + 8 * 5, top | 1)                               # beyond HBM
+wq(L2 + 8 * 6, HP | 5)                                # host page, RO
+wr(B0 + 0x100, CT | 0xfff); wr(B0 + 0x104, 0)
+check('MMU CTX_TABLE 4K aligned', rd(B0 + 0x100), CT)
+def probe(asid, va, write=0):
+    wr(B0 + 0x120, asid); wr(B0 + 0x124, va & 0xffffffff); wr(B0 + 0x128, va >> 32)
+    wr(B0 + 0x12c, write)
+    for _ in range(100):
+        lo = rd(B0 + 0x130)
+        if lo & 8: break
+    return (rd(B0 + 0x134) << 32) | lo
+check('MMU probe HBM page', probe(ASID, VA + 0x123), (top - 0x1000) | 9)
+check('MMU probe HBM page, write', probe(ASID, VA, 1), (top - 0x1000) | 9)
+check('MMU probe host page', probe(ASID, VA + 0x2000), HP | 0xb)
+check('MMU probe host page RO write', probe(ASID, VA + 0x2000, 1), 8 | 4 << 4)
+check('MMU probe beyond HBM', probe(ASID, VA + 0x1000), 8 | 5 << 4)
+check('MMU probe unmapped VA', probe(ASID, VA + 0x3000), 8 | 3 << 4)
+check('MMU probe unmapped L0', probe(ASID, 1 << 30), 8 | 3 << 4)
+check('MMU probe VA beyond 39 bits', probe(ASID, VA | 1 << 39), 8 | 2 << 4)
+check('MMU probe invalid context', probe(ASID + 1, VA), 8 | 1 << 4)
+cfgw(0x04, cfgr(0x04) & ~0x4)                         # bus master off
+check('MMU probe without bus master', probe(ASID, VA), 8 | 6 << 4)
+cfgw(0x04, cfgr(0x04) | 0x4)
+check('MMU FAULT_STATUS after probes', rd(B0 + 0x110), 0)
+check('MMU no IRQ from probes', rd(B0 + 0x80) & 4, 0)
+wr(B0 + 0x18, 0xffffffff)                             # earlier BAD_RESET
+wr(B0 + 0x10c, 1 << 31); check('MMU INVALIDATE accepted', rd(B0 + 0x18), 0)
+wr(B0 + 0x10, 0x52534554)
+for _ in range(100):
+    if rd(B0 + 0xc) & 1: break
+check('MMU CTX_TABLE after reset', rd(B0 + 0x100), 0)
+check('MMU PROBE_RESULT after reset', rd(B0 + 0x130), 0)
 p.terminate(); p.wait(timeout=10)
 print('1..%d' % checks)
 sys.exit(1 if fails else 0)

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * swai-mmu.c - device MMU of the SW-AI card: table walk, fault latch,
+ * translation probe and the MMU_* registers.
+ *
+ * Documentation/datasheet.md §11 is the contract; the numbers are in the
+ * "Device MMU" block of kernel/swai_regs.h.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "swai-core.h"
+
+#define LEVEL_BITS      9
+#define LEVEL_MASK      ((1u << LEVEL_BITS) - 1)
+#define LEVELS          3
+#define PAGE_MASK       (SWAI_MMU_PAGE_SIZE - 1)
+#define REASON_SHIFT    4
+#define ASID_SHIFT      8
+#define LO(x)           ((uint32_t)(x))
+#define HI(x)           ((uint32_t)((x) >> 32))
+
+_Static_assert(SWAI_MMU_PAGE_SHIFT + LEVELS * LEVEL_BITS == SWAI_MMU_VA_BITS,
+               "three levels of 512 entries cover the VA");
+_Static_assert(SWAI_MMU_CONTEXTS <= 256, "ASID must fit FAULT_STATUS 15:8");
+
+void swai_mmu_reset(struct swai_mmu *m)
+{
+    memset(m, 0, sizeof(*m));
+}
+
+/* Read one little-endian 64-bit entry; false if the DMA failed. */
+static bool read_entry(const struct swai_core *s, uint64_t addr, uint64_t *e)
+{
+    uint8_t b[8];
+    uint64_t v = 0;
+    int i;
+
+    if (s->ops->dma_read(s->opaque, addr, b, sizeof(b))) {
+        return false;
+    }
+    for (i = 7; i >= 0; i--) {
+        v = v << 8 | b[i];
+    }
+    *e = v;
+    return true;
+}
+
+/*
+ * Checks run in this order, the first failing one gives the reason:
+ * context (ASID, CTX_TABLE, entry valid), VA range, the three table
+ * levels, HBM target, write permission.
+ */
+int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
+                       bool is_write, struct swai_mmu_xlat *out)
+{
+    uint64_t e, page;
+    int level;
+
+    /* CTX_TABLE = 0 (its reset value) means no context is set up. */
+    if (asid >= SWAI_MMU_CONTEXTS || !s->mmu.ctx_table) {
+        return SWAI_MMU_R_CTX;
+    }
+    if (!read_entry(s, s->mmu.ctx_table + (uint64_t)asid * SWAI_MMU_CTX_ENTRY,
+                    &e)) {
+        return SWAI_MMU_R_WALK;
+    }
+    if (!(e & SWAI_PTE_VALID)) {
+        return SWAI_MMU_R_CTX;
+    }
+    if (va >> SWAI_MMU_VA_BITS) {
+        return SWAI_MMU_R_RANGE;
+    }
+    /* e points at the level-0 table; table entries need only VALID. */
+    for (level = 0; level < LEVELS; level++) {
+        unsigned shift = SWAI_MMU_VA_BITS - LEVEL_BITS * (level + 1);
+        uint64_t idx = (va >> shift) & LEVEL_MASK;
+
+        if (!read_entry(s, (e & SWAI_PTE_ADDR_MASK) + idx * 8, &e)) {
+            return SWAI_MMU_R_WALK;
+        }
+        if (!(e & SWAI_PTE_VALID)) {
+            return SWAI_MMU_R_NOT_PRESENT;
+        }
+    }
+    page = e & SWAI_PTE_ADDR_MASK;
+    if (!(e & SWAI_PTE_HOST) &&
+        page + SWAI_MMU_PAGE_SIZE > SWAI_NUM_CG * swai_core_hbm_bytes(s)) {
+        return SWAI_MMU_R_BAD_TARGET;
+    }
+    if (is_write && !(e & SWAI_PTE_WRITE)) {
+        return SWAI_MMU_R_READ_ONLY;
+    }
+    out->addr = page | (va & PAGE_MASK);
+    out->run = SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
+    out->host = e & SWAI_PTE_HOST;
+    return 0;
+}
+
+void swai_mmu_fault(struct swai_core *s, uint32_t asid, uint64_t va,
+                    bool is_write, int reason)
+{
+    struct swai_mmu *m = &s->mmu;
+    uint32_t was = m->fault_status;
+
+    if (m->fault_status & SWAI_MMU_FAULT_VALID) {
+        m->fault_status |= SWAI_MMU_FAULT_OVERFLOW;
+    } else {
+        m->fault_status = SWAI_MMU_FAULT_VALID |
+                          (is_write ? SWAI_MMU_FAULT_WRITE : 0) |
+                          ((uint32_t)reason & 0xf) << REASON_SHIFT |
+                          (asid & 0xff) << ASID_SHIFT;
+        m->fault_va = va;
+    }
+    /* Like ERROR: only a change of the status interrupts. */
+    if (m->fault_status != was) {
+        swai_core_irq_raise(s, SWAI_IRQ_MMU_FAULT);
+    }
+}
+
+void swai_mmu_bh(struct swai_core *s)
+{
+    struct swai_mmu *m = &s->mmu;
+    struct swai_mmu_xlat x;
+    int r;
+
+    /* A probe is a debug path: no fault is latched, nothing interrupts. */
+    r = swai_mmu_translate(s, m->go_asid, m->go_va, m->go_write, &x);
+    if (r) {
+        m->probe_result = SWAI_MMU_PROBE_DONE |
+                          ((uint64_t)r & 0xf) << REASON_SHIFT;
+    } else {
+        m->probe_result = (x.addr & ~PAGE_MASK) | SWAI_MMU_PROBE_OK |
+                          (x.host ? SWAI_MMU_PROBE_HOST : 0) |
+                          SWAI_MMU_PROBE_DONE;
+    }
+}
+
+bool swai_mmu_mmio_read(const struct swai_core *s, uint64_t off,
+                        uint32_t *val)
+{
+    const struct swai_mmu *m = &s->mmu;
+
+    switch (off) {
+    case SWAI_REG_MMU_CTX_TABLE_LO:
+        *val = LO(m->ctx_table);
+        return true;
+    case SWAI_REG_MMU_CTX_TABLE_HI:
+        *val = HI(m->ctx_table);
+        return true;
+    case SWAI_REG_MMU_CONTEXTS:
+        *val = SWAI_MMU_CONTEXTS;
+        return true;
+    case SWAI_REG_MMU_FAULT_STATUS:
+        *val = m->fault_status;
+        return true;
+    case SWAI_REG_MMU_FAULT_VA_LO:
+        *val = LO(m->fault_va);
+        return true;
+    case SWAI_REG_MMU_FAULT_VA_HI:
+        *val = HI(m->fault_va);
+        return true;
+    case SWAI_REG_MMU_PROBE_ASID:
+        *val = m->probe_asid;
+        return true;
+    case SWAI_REG_MMU_PROBE_VA_LO:
+        *val = LO(m->probe_va);
+        return true;
+    case SWAI_REG_MMU_PROBE_VA_HI:
+        *val = HI(m->probe_va);
+        return true;
+    case SWAI_REG_MMU_PROBE_RESULT_LO:
+        *val = LO(m->probe_result);
+        return true;
+    case SWAI_REG_MMU_PROBE_RESULT_HI:
+        *val = HI(m->probe_result);
+        return true;
+    default:
+        return false;   /* INVALIDATE and PROBE_GO are write-only */
+    }
+}
+
+static void write_fault_status(struct swai_mmu *m, uint32_t v)
+{
+    if (v & SWAI_MMU_FAULT_VALID) {
+        m->fault_status = 0;
+        m->fault_va = 0;
+    } else if (v & SWAI_MMU_FAULT_OVERFLOW) {
+        m->fault_status &= ~SWAI_MMU_FAULT_OVERFLOW;
+    }
+}
+
+static void write_probe_go(struct swai_core *s, uint32_t v)
+{
+    struct swai_mmu *m = &s->mmu;
+
+    /* The walk reads host memory: leave it to the bottom half. */
+    m->go_asid = m->probe_asid;
+    m->go_va = m->probe_va;
+    m->go_write = v & SWAI_MMU_PROBE_WRITE;
+    m->probe_result = 0;
+    s->work |= SWAI_WORK_MMU_PROBE;
+    s->ops->kick(s->opaque);
+}
+
+bool swai_mmu_mmio_write(struct swai_core *s, uint64_t off, uint32_t v)
+{
+    struct swai_mmu *m = &s->mmu;
+
+    switch (off) {
+    case SWAI_REG_MMU_CTX_TABLE_LO:
+        m->ctx_table = (m->ctx_table & ~0xffffffffull) | (v & ~PAGE_MASK);
+        return true;
+    case SWAI_REG_MMU_CTX_TABLE_HI:
+        m->ctx_table = (uint64_t)v << 32 | LO(m->ctx_table);
+        return true;
+    case SWAI_REG_MMU_INVALIDATE:
+        return true;    /* no TLB in the model: nothing is cached */
+    case SWAI_REG_MMU_FAULT_STATUS:
+        write_fault_status(m, v);
+        return true;
+    case SWAI_REG_MMU_PROBE_ASID:
+        m->probe_asid = v;
+        return true;
+    case SWAI_REG_MMU_PROBE_VA_LO:
+        m->probe_va = (m->probe_va & ~0xffffffffull) | v;
+        return true;
+    case SWAI_REG_MMU_PROBE_VA_HI:
+        m->probe_va = (uint64_t)v << 32 | LO(m->probe_va);
+        return true;
+    case SWAI_REG_MMU_PROBE_GO:
+        write_probe_go(s, v);
+        return true;
+    default:
+        return false;   /* CONTEXTS, FAULT_VA, PROBE_RESULT are RO */
+    }
+}
