@@ -106,7 +106,8 @@ selftests: need-setup $(ST_BIN) $(ST_SH)
 $(B)/selftests/%: selftests/%.c selftests/swai_test.h runtime/swai_cards.c uapi/drm/swai_accel.h \
 		$(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -isystem $(SWAI_KSELFTEST) -Wno-clobbered \
+	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -Itools/testing -isystem $(SWAI_KSELFTEST) \
+		-Wno-clobbered \
 		-o $@ $< runtime/swai_cards.c $(SDAA_LINK) $(DRM_LIBS) -lpthread
 $(B)/selftests/%: selftests/%.sh
 	@mkdir -p $(dir $@)

@@ -10,20 +10,26 @@
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 #include <drm/swai_accel.h>
 
+#include "swai_ctx.h"
 #include "swai_drv.h"
+#include "swai_gem.h"
 #include "swai_hw.h"
 #include "swai_ioctl.h"
 #include "swai_irq.h"
+#include "swai_mmu.h"
+#include "swai_region.h"
 #include "swai_sysfs.h"
 
 static int local_mb = -1;
@@ -31,7 +37,7 @@ module_param(local_mb, int, 0444);
 MODULE_PARM_DESC(local_mb,
 		 "Local-HBM per core group in MiB at load, the rest is Global-HBM (-1: the card's reset value)");
 
-/* DEFINE_DRM_ACCEL_FOPS with validating ioctl entry points and no mmap. */
+/* DEFINE_DRM_ACCEL_FOPS with validating ioctl entry points. */
 static const struct file_operations swai_accel_fops = {
 	.owner		= THIS_MODULE,
 	.open		= accel_open,
@@ -41,11 +47,17 @@ static const struct file_operations swai_accel_fops = {
 	.poll		= drm_poll,
 	.read		= drm_read,
 	.llseek		= noop_llseek,
+	.mmap		= drm_gem_mmap,
+	.show_fdinfo	= drm_show_fdinfo,
 	.fop_flags	= FOP_UNSIGNED_OFFSET,
 };
 
 static const struct drm_driver swai_drm_driver = {
-	.driver_features	= DRIVER_COMPUTE_ACCEL,
+	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.open			= swai_ctx_open,
+	.postclose		= swai_ctx_postclose,
+	.show_fdinfo		= swai_ctx_show_fdinfo,
+	.gem_prime_import	= swai_gem_prime_import,
 	.fops			= &swai_accel_fops,
 	.ioctls			= swai_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(swai_drm_ioctls),
@@ -129,10 +141,6 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = drmm_mutex_init(&sdev->drm, &sdev->partition_lock);
 	if (ret)
 		return ret;
-	/* A split the card refuses is reported and the card's own kept. */
-	if (local_mb >= 0 && swai_hw_set_partition(sdev, local_mb))
-		dev_warn(dev, "local_mb=%d not applied (HBM is %u MiB per CG)\n",
-			 local_mb, sdev->hbm_per_cg_mb);
 
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
 	if (ret) {
@@ -150,6 +158,19 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	sdev->irq_ok = !ret;
 	if (ret == -EOPNOTSUPP)
 		dev_warn(dev, "card cannot raise test interrupts, interrupts untested\n");
+
+	ret = swai_mmu_init(sdev);
+	if (ret)
+		return ret;
+
+	ret = swai_region_init(sdev);
+	if (ret)
+		return ret;
+
+	/* A split the card refuses is reported and the card's own kept. */
+	if (local_mb >= 0 && swai_region_set_partition(sdev, local_mb))
+		dev_warn(dev, "local_mb=%d not applied (HBM is %u MiB per CG)\n",
+			 local_mb, sdev->hbm_per_cg_mb);
 
 	ret = drm_dev_register(&sdev->drm, 0);
 	if (ret) {
@@ -174,6 +195,12 @@ static void swai_remove(struct pci_dev *pdev)
 	 * release that follows quiesces and frees the hardware resources.
 	 */
 	drm_dev_unplug(&sdev->drm);
+	/*
+	 * CPU mappings of buffer objects point into BAR2: zap them; mmap()
+	 * refuses new ones after the unplug.  The contexts and objects of
+	 * open files live on until they are closed, without the card.
+	 */
+	unmap_mapping_range(sdev->drm.anon_inode->i_mapping, 0, 0, 1);
 }
 
 static const struct pci_device_id swai_pci_ids[] = {

@@ -10,14 +10,17 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
+#include <drm/swai_accel.h>
 
 #include "swai_regs.h"
 
 #define SWAI_DRIVER_DESC	"SW-AI accelerator"
 #define SWAI_DRIVER_DATE	"20250101"
 
+struct gen_pool;
 struct swai_device;
 
 /**
@@ -47,12 +50,26 @@ struct swai_irq_vector {
  * @global_granule: Global-HBM interleave granule in bytes
  * @hbm_per_cg_mb: MiB on each HBM controller
  * @global_base: device address of Global-HBM
- * @partition_lock: serialises changes of the Local/Global switch
+ * @partition_lock: serialises changes of the Local/Global switch with the
+ *	region allocators: guards @pool, @region_size, @pool_local_mb,
+ *	@num_objects and the per-context byte counters
  * @irq_ok: the interrupt self-test passed
  * @irq_lock: serialises updates of @irq_enabled and SWAI_REG_IRQ_ENABLE
  * @irq_enabled: shadow of SWAI_REG_IRQ_ENABLE
  * @swi_done: completed by the handler when SWAI_IRQ_SWI fires
  * @vec: the MSI-X vectors
+ * @has_memory: device memory (BOs, contexts, the MMU) is supported
+ * @aperture: BAR2 mapped write-combined, NULL without @has_memory
+ * @mmu_contexts: contexts (ASIDs) of the device MMU
+ * @ctx_table: CPU address of the MMU context table (host memory)
+ * @ctx_table_dma: its DMA address
+ * @ctx_xa: live contexts by ASID (1..@mmu_contexts - 1)
+ * @num_contexts: live contexts
+ * @mmu_probe_lock: serialises the MMU translation probe
+ * @pool: allocator of each region (DRM_SWAI_MEM_*), NULL if it is empty
+ * @region_size: capacity of each region in bytes under the current split
+ * @pool_local_mb: Local-HBM MiB per CG the pools were built for
+ * @num_objects: live buffer objects on the card
  *
  * The geometry registers except SWAI_REG_LOCAL_PER_CG_MB are read-only and
  * cached at probe; the Local/Global split is read from the card on demand.
@@ -73,13 +90,26 @@ struct swai_device {
 	u32 global_granule;
 	u32 hbm_per_cg_mb;
 	u64 global_base;
-	struct mutex partition_lock; /* guards SWAI_REG_LOCAL_PER_CG_MB */
+	struct mutex partition_lock; /* the split, pools and BO counters */
 
 	bool irq_ok;
 	spinlock_t irq_lock; /* guards irq_enabled and SWAI_REG_IRQ_ENABLE */
 	u32 irq_enabled;
 	struct completion swi_done;
 	struct swai_irq_vector vec[SWAI_MSIX_VECTORS];
+
+	bool has_memory;
+	void __iomem *aperture;
+	u32 mmu_contexts;
+	__le64 *ctx_table;
+	dma_addr_t ctx_table_dma;
+	struct xarray ctx_xa;
+	atomic_t num_contexts;
+	struct mutex mmu_probe_lock; /* one translation probe at a time */
+	struct gen_pool *pool[DRM_SWAI_MEM_REGIONS];
+	u64 region_size[DRM_SWAI_MEM_REGIONS];
+	u32 pool_local_mb;
+	u32 num_objects;
 };
 
 static inline struct swai_device *to_swai_device(struct drm_device *drm)

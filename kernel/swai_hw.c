@@ -4,6 +4,7 @@
  */
 
 #include <linux/iopoll.h>
+#include <linux/lockdep.h>
 #include <linux/sizes.h>
 
 #include <drm/swai_accel.h>
@@ -127,43 +128,40 @@ u32 swai_hw_local_per_cg_mb(const struct swai_device *sdev)
 }
 
 /**
- * swai_hw_set_partition() - set the Local/Global switch
+ * swai_hw_set_partition_locked() - set the Local/Global switch
  * @sdev: the card
  * @local_mb: MiB of each controller for Local-HBM, at most hbm_per_cg_mb
  *
  * The card latches a valid value and flags SWAI_ERR_BAD_PARTITION for any
  * other; the value is read back so the driver never believes in a split the
- * card did not take.  Device memory does not exist yet, so nothing can be
- * allocated under the old split; the allocator of the three-tier memory
- * stage takes @sdev->partition_lock too and makes this fail with -EBUSY while
- * any device memory is allocated.
+ * card did not take.  The caller, swai_region_set_partition(), makes sure
+ * no device memory is allocated and rebuilds the region allocators.
  *
- * Context: process; takes @sdev->partition_lock.
+ * Context: process; sdev->partition_lock held.
  * Return: 0, -EINVAL if the card rejected the value, -EIO if it is gone.
  */
-int swai_hw_set_partition(struct swai_device *sdev, u32 local_mb)
+int swai_hw_set_partition_locked(struct swai_device *sdev, u32 local_mb)
 {
 	struct device *dev = &sdev->pdev->dev;
 	u32 now, err;
-	int ret = 0;
 
-	mutex_lock(&sdev->partition_lock);
+	lockdep_assert_held(&sdev->partition_lock);
+
 	swai_wr(sdev, SWAI_REG_LOCAL_PER_CG_MB, local_mb);
 	now = swai_rd(sdev, SWAI_REG_LOCAL_PER_CG_MB);
-	if (now == U32_MAX) {
-		ret = -EIO;
-	} else if (now != local_mb) {
+	if (now == U32_MAX)
+		return -EIO;
+	if (now != local_mb) {
 		err = swai_rd(sdev, SWAI_REG_ERROR);
 		swai_wr(sdev, SWAI_REG_ERROR, err & SWAI_ERR_BAD_PARTITION);
 		dev_warn(dev, "card rejected a Local-HBM size of %u MiB per CG, kept %u\n",
 			 local_mb, now);
-		ret = -EINVAL;
-	} else {
-		dev_dbg(dev, "Local-HBM %u MiB per CG, Global-HBM %llu MiB\n", now,
-			swai_hw_global_size(sdev, now) / SZ_1M);
+		return -EINVAL;
 	}
-	mutex_unlock(&sdev->partition_lock);
-	return ret;
+
+	dev_dbg(dev, "Local-HBM %u MiB per CG, Global-HBM %llu MiB\n", now,
+		swai_hw_global_size(sdev, now) / SZ_1M);
+	return 0;
 }
 
 /**
@@ -192,6 +190,8 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 		caps |= DRM_SWAI_CAP_MSIX;
 	if (sdev->hw_caps & SWAI_CAP_PARTITION)
 		caps |= DRM_SWAI_CAP_PARTITION;
+	if (sdev->has_memory)
+		caps |= DRM_SWAI_CAP_MEMORY;
 
 	return caps;
 }

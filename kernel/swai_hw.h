@@ -24,7 +24,7 @@ int swai_hw_check_identity(struct swai_device *sdev);
 int swai_hw_reset(struct swai_device *sdev);
 int swai_hw_read_geometry(struct swai_device *sdev);
 u32 swai_hw_local_per_cg_mb(const struct swai_device *sdev);
-int swai_hw_set_partition(struct swai_device *sdev, u32 local_mb);
+int swai_hw_set_partition_locked(struct swai_device *sdev, u32 local_mb);
 u64 swai_hw_global_size(const struct swai_device *sdev, u32 local_mb);
 u64 swai_hw_capabilities(const struct swai_device *sdev);
 

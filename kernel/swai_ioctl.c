@@ -20,8 +20,11 @@
 #include <drm/swai_accel.h>
 
 #include "swai_drv.h"
+#include "swai_gem.h"
 #include "swai_hw.h"
 #include "swai_ioctl.h"
+#include "swai_mmu.h"
+#include "swai_region.h"
 
 static int swai_ioctl_query_device(struct drm_device *drm, void *data,
 				   struct drm_file *file)
@@ -82,7 +85,7 @@ static int swai_ioctl_set_partition(struct drm_device *drm, void *data,
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	ret = swai_hw_set_partition(sdev, args->local_per_cg / SZ_1M);
+	ret = swai_region_set_partition(sdev, args->local_per_cg / SZ_1M);
 	drm_dev_exit(idx);
 	return ret;
 }
@@ -96,13 +99,31 @@ const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(SWAI_QUERY_DEVICE, swai_ioctl_query_device, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_SET_PARTITION, swai_ioctl_set_partition,
 			  DRM_ROOT_ONLY),
+	DRM_IOCTL_DEF_DRV(SWAI_BO_CREATE, swai_ioctl_bo_create, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_BO_INFO, swai_ioctl_bo_info, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_MEM_INFO, swai_ioctl_mem_info, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_VA_PROBE, swai_ioctl_va_probe, 0),
 };
 
 /*
- * Returns 0 if @cmd may go to the DRM core: a core ioctl, or a driver ioctl
- * whose number, size and direction match the table exactly.  An ioctl of
- * another type (a terminal's TCGETS, say) is not ours: DRM core would take
- * it by its number alone.
+ * Core ioctls that would let another file obtain a handle of a buffer
+ * object (flink names, PRIME file descriptors): buffer objects are private
+ * to the file that created them.
+ */
+static bool swai_ioctl_is_sharing(unsigned int nr)
+{
+	return nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_FLINK) ||
+	       nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_OPEN) ||
+	       nr == DRM_IOCTL_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD) ||
+	       nr == DRM_IOCTL_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE);
+}
+
+/*
+ * Returns 0 if @cmd may go to the DRM core: a core ioctl other than the
+ * sharing ones (-EOPNOTSUPP), or a driver ioctl whose number, size and
+ * direction match the table exactly.  An ioctl of another type (a
+ * terminal's TCGETS, say) is not ours: DRM core would take it by its number
+ * alone.
  */
 static int swai_check_ioctl(unsigned int cmd)
 {
@@ -111,6 +132,8 @@ static int swai_check_ioctl(unsigned int cmd)
 
 	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
 		return -ENOTTY;
+	if (swai_ioctl_is_sharing(nr))
+		return -EOPNOTSUPP;
 	if (nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
 		return 0;
 

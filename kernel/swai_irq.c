@@ -18,6 +18,7 @@
 #include "swai_drv.h"
 #include "swai_hw.h"
 #include "swai_irq.h"
+#include "swai_mmu.h"
 
 #define SWAI_IRQ_TEST_TIMEOUT_MS	1000
 
@@ -46,6 +47,8 @@ static irqreturn_t swai_irq_mgmt_handler(int irq, void *arg)
 
 	if (pending & SWAI_IRQ_SWI)
 		complete(&sdev->swi_done);
+	if (pending & SWAI_IRQ_MMU_FAULT)
+		swai_mmu_fault_irq(sdev);
 	if (pending & SWAI_IRQ_ERROR)
 		dev_err_ratelimited(&sdev->pdev->dev, "card error 0x%08x\n",
 				    swai_rd(sdev, SWAI_REG_ERROR));

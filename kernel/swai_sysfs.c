@@ -99,6 +99,21 @@ static ssize_t capabilities_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(capabilities);
 
+static ssize_t contexts_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&dev_to_swai(dev)->num_contexts));
+}
+static DEVICE_ATTR_RO(contexts);
+
+static ssize_t objects_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_swai(dev)->num_objects));
+}
+static DEVICE_ATTR_RO(objects);
+
 static struct attribute *swai_attrs[] = {
 	&dev_attr_hw_version.attr,
 	&dev_attr_core_groups.attr,
@@ -110,6 +125,8 @@ static struct attribute *swai_attrs[] = {
 	&dev_attr_global_granule.attr,
 	&dev_attr_aperture_size.attr,
 	&dev_attr_capabilities.attr,
+	&dev_attr_contexts.attr,
+	&dev_attr_objects.attr,
 	NULL
 };
 

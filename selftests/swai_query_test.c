@@ -12,7 +12,8 @@
 #include "kselftest_harness.h"
 
 #define MIB (1ULL << 20)
-#define KNOWN_CAPS (DRM_SWAI_CAP_QUERY | DRM_SWAI_CAP_MSIX | DRM_SWAI_CAP_PARTITION)
+#define KNOWN_CAPS (DRM_SWAI_CAP_QUERY | DRM_SWAI_CAP_MSIX | DRM_SWAI_CAP_PARTITION | \
+		    DRM_SWAI_CAP_MEMORY)
 
 FIXTURE(cards) {
 	struct swai_card card[SWAI_MAX_CARDS];

@@ -28,6 +28,8 @@ struct card {
 	char node[32];
 	int uapi_major, uapi_minor;
 	struct drm_swai_query_device q;
+	bool has_mem;			/* DRM_SWAI_CAP_MEMORY: mem is valid */
+	struct drm_swai_mem_info mem;
 };
 
 static const struct {
@@ -37,6 +39,7 @@ static const struct {
 	{ DRM_SWAI_CAP_QUERY, "query" },
 	{ DRM_SWAI_CAP_MSIX, "msix" },
 	{ DRM_SWAI_CAP_PARTITION, "partition" },
+	{ DRM_SWAI_CAP_MEMORY, "memory" },
 };
 
 /* Open and query one card; on failure print why and return -1. */
@@ -69,6 +72,9 @@ static int probe_card(struct card *c)
 		close(fd);
 		return -1;
 	}
+	memset(&c->mem, 0, sizeof(c->mem));
+	c->has_mem = (c->q.capabilities & DRM_SWAI_CAP_MEMORY) &&
+		     !drmIoctl(fd, DRM_IOCTL_SWAI_MEM_INFO, &c->mem);
 	close(fd);
 	return 0;
 }
@@ -127,6 +133,36 @@ static void pci_str(const struct drm_swai_query_device *q, char *buf, size_t len
 		 (q->pci_bdf >> 3) & 0x1f, q->pci_bdf & 7);
 }
 
+/* Capacity and use of every region, and the live contexts (processes). */
+static void print_memory(const struct card *cards, int n)
+{
+	static const char *const names[DRM_SWAI_MEM_REGIONS] = {
+		"local0", "local1", "local2", "local3", "global",
+	};
+	char a[32], b[32], c[32];
+
+	printf("\nMemory use\n%-4s %-8s %12s %12s %12s %s\n", "CARD", "REGION",
+	       "CAPACITY", "USED", "LARGEST FREE", "CONTEXTS");
+	for (int i = 0; i < n; i++) {
+		const struct drm_swai_mem_info *m = &cards[i].mem;
+
+		if (!cards[i].has_mem)
+			continue;
+		for (int r = 0; r < DRM_SWAI_MEM_REGIONS; r++) {
+			if (r < DRM_SWAI_MEM_GLOBAL &&
+			    r >= (int)cards[i].q.num_core_groups)
+				continue;
+			printf("%-4d %-8s %12s %12s %12s", cards[i].minor, names[r],
+			       hsize(m->region[r].capacity, a, sizeof(a)),
+			       hsize(m->region[r].used, b, sizeof(b)),
+			       hsize(m->region[r].largest_free, c, sizeof(c)));
+			if (r == 0)
+				printf(" %u (%u objects)", m->contexts - 1, m->objects);
+			printf("\n");
+		}
+	}
+}
+
 static void print_table(const struct card *cards, int n)
 {
 	char a[32], b[32], c[32], d[32], e[32], pci[32], caps[128];
@@ -168,6 +204,12 @@ static void print_table(const struct card *cards, int n)
 			 hsize(q->global_granule, f, sizeof(f)));
 		printf("%-4d %-34s %-30s %s\n", cards[i].minor, l0, l1, l2);
 	}
+	for (int i = 0; i < n; i++) {
+		if (cards[i].has_mem) {
+			print_memory(cards, n);
+			break;
+		}
+	}
 }
 
 static void print_json(const struct card *cards, int n)
@@ -188,7 +230,7 @@ static void print_json(const struct card *cards, int n)
 		       "\"global_size\": %" PRIu64 ", \"global_base\": %" PRIu64 ", "
 		       "\"global_granule\": %u, \"aperture_size\": %" PRIu64 ", "
 		       "\"tiers\": {\"l0_ldm_total\": %" PRIu64 ", "
-		       "\"l1_local_total\": %" PRIu64 ", \"l2_global\": %" PRIu64 "}}",
+		       "\"l1_local_total\": %" PRIu64 ", \"l2_global\": %" PRIu64 "}",
 		       i ? "," : "", cards[i].minor, cards[i].node, pci, q->pci_vendor,
 		       q->pci_device, q->pci_revision, q->hw_version >> 16,
 		       q->hw_version & 0xffff, caps, q->num_core_groups,
@@ -199,6 +241,22 @@ static void print_json(const struct card *cards, int n)
 		       (uint64_t)q->ldm_size * q->cpes_per_cg * q->num_core_groups,
 		       (uint64_t)q->local_per_cg * q->num_core_groups,
 		       (uint64_t)q->global_size);
+		if (cards[i].has_mem) {
+			const struct drm_swai_mem_info *m = &cards[i].mem;
+
+			/* swai-smi's own open is one of the contexts: not counted. */
+			printf(", \"contexts\": %u, \"objects\": %u, \"regions\": [",
+			       m->contexts - 1, m->objects);
+			for (int r = 0; r < DRM_SWAI_MEM_REGIONS; r++)
+				printf("%s{\"region\": %d, \"capacity\": %llu, "
+				       "\"used\": %llu, \"largest_free\": %llu}",
+				       r ? ", " : "", r,
+				       (unsigned long long)m->region[r].capacity,
+				       (unsigned long long)m->region[r].used,
+				       (unsigned long long)m->region[r].largest_free);
+			printf("]");
+		}
+		printf("}");
 	}
 	printf("\n  ]\n}\n");
 }

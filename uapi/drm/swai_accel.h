@@ -31,6 +31,10 @@ extern "C" {
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
 #define DRM_SWAI_SET_PARTITION		0x01
+#define DRM_SWAI_BO_CREATE		0x02
+#define DRM_SWAI_BO_INFO		0x03
+#define DRM_SWAI_MEM_INFO		0x04
+#define DRM_SWAI_VA_PROBE		0x05
 
 #define DRM_IOCTL_SWAI_QUERY_DEVICE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_DEVICE, \
@@ -38,6 +42,14 @@ extern "C" {
 #define DRM_IOCTL_SWAI_SET_PARTITION \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_SWAI_SET_PARTITION, \
 		struct drm_swai_set_partition)
+#define DRM_IOCTL_SWAI_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_BO_CREATE, struct drm_swai_bo_create)
+#define DRM_IOCTL_SWAI_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_BO_INFO, struct drm_swai_bo_info)
+#define DRM_IOCTL_SWAI_MEM_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_MEM_INFO, struct drm_swai_mem_info)
+#define DRM_IOCTL_SWAI_VA_PROBE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_VA_PROBE, struct drm_swai_va_probe)
 
 /*
  * Capabilities of the driver and card, reported in
@@ -47,6 +59,7 @@ extern "C" {
 #define DRM_SWAI_CAP_QUERY		_BITULL(0)	/* QUERY_DEVICE */
 #define DRM_SWAI_CAP_MSIX		_BITULL(1)	/* interrupts proven */
 #define DRM_SWAI_CAP_PARTITION		_BITULL(2)	/* SET_PARTITION */
+#define DRM_SWAI_CAP_MEMORY		_BITULL(3)	/* BO_*, MEM_INFO, VA_PROBE */
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -124,6 +137,130 @@ struct drm_swai_set_partition {
 	__u64 local_per_cg;
 	/** @flags: in, must be 0. */
 	__u32 flags;
+	/** @pad: in, must be 0. */
+	__u32 pad;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/*
+ * Memory regions (tiers) of a card, the placement of a buffer object.
+ * Local-HBM of core group cg is DRM_SWAI_MEM_LOCAL(cg); Global-HBM is shared
+ * by all core groups.  drm_swai_mem_info has room for DRM_SWAI_MEM_SLOTS
+ * regions; slots past the last defined region read 0.
+ */
+#define DRM_SWAI_MEM_LOCAL(cg)		(cg)	/* cg < num_core_groups */
+#define DRM_SWAI_MEM_GLOBAL		4
+#define DRM_SWAI_MEM_REGIONS		5	/* defined regions */
+#define DRM_SWAI_MEM_SLOTS		8
+
+/* drm_swai_bo_create.flags */
+#define DRM_SWAI_BO_SEGMENT		0x1U	/* 1 MiB-aligned blocks */
+
+/**
+ * struct drm_swai_bo_create - allocate device memory
+ *
+ * Allocates @size bytes (rounded up to 8 KiB pages, or to 1 MiB blocks with
+ * DRM_SWAI_BO_SEGMENT, the granule the core groups' DMA segments use) in
+ * region @placement, returns a GEM handle (freed with DRM_IOCTL_GEM_CLOSE)
+ * and maps the memory, read-write, into the caller's device address space at
+ * @device_va.  The memory is zeroed.  Errors: -EINVAL (bad placement, size 0
+ * or beyond the region, unknown flags, non-zero pad/reserved), -ENOSPC (the
+ * region has no free range that large), -ENOMEM (host memory).
+ */
+struct drm_swai_bo_create {
+	/** @size: in, bytes; out, the size actually allocated. */
+	__u64 size;
+	/** @placement: in, DRM_SWAI_MEM_LOCAL(cg) or DRM_SWAI_MEM_GLOBAL. */
+	__u32 placement;
+	/** @flags: in, DRM_SWAI_BO_* bits. */
+	__u32 flags;
+	/** @handle: out, GEM handle in the caller's file. */
+	__u32 handle;
+	/** @pad: in, must be 0. */
+	__u32 pad;
+	/** @device_va: out, device virtual address in the caller's context. */
+	__u64 device_va;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_swai_bo_info - what a handle of the caller's is
+ *
+ * @mmap_offset is the offset to mmap() on the accel file to reach the
+ * object's memory from the CPU: Local- and Global-HBM through the BAR2
+ * aperture, write-combined.  Only files holding a handle of the object may
+ * map it.
+ */
+struct drm_swai_bo_info {
+	/** @handle: in. */
+	__u32 handle;
+	/** @placement: out, DRM_SWAI_MEM_*. */
+	__u32 placement;
+	/** @size: out, bytes. */
+	__u64 size;
+	/** @device_va: out. */
+	__u64 device_va;
+	/** @mmap_offset: out, for mmap() on the accel file. */
+	__u64 mmap_offset;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_swai_mem_region_info - one region in drm_swai_mem_info
+ */
+struct drm_swai_mem_region_info {
+	/** @capacity: bytes the region has under the current split. */
+	__u64 capacity;
+	/** @used: bytes allocated in it by all processes. */
+	__u64 used;
+	/** @used_by_caller: bytes allocated in it by the calling file. */
+	__u64 used_by_caller;
+	/** @largest_free: the largest allocation that could succeed now. */
+	__u64 largest_free;
+};
+
+/**
+ * struct drm_swai_mem_info - capacity and use of every region of a card
+ */
+struct drm_swai_mem_info {
+	/** @flags: in, must be 0. */
+	__u32 flags;
+	/** @contexts: out, open device address spaces (processes) on the card. */
+	__u32 contexts;
+	/** @objects: out, live buffer objects on the card. */
+	__u32 objects;
+	/** @asid: out, the hardware context number of the caller. */
+	__u32 asid;
+	/** @region: out, indexed by DRM_SWAI_MEM_*. */
+	struct drm_swai_mem_region_info region[DRM_SWAI_MEM_SLOTS];
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/* drm_swai_va_probe.flags (in) and .result (out) */
+#define DRM_SWAI_PROBE_WRITE		0x1U	/* in: as a write */
+#define DRM_SWAI_PROBE_MAPPED		0x1U	/* out: translated */
+
+/**
+ * struct drm_swai_va_probe - ask the card whether it would translate @va
+ *
+ * The card's MMU translates @va in the caller's context exactly as an access
+ * would (SWAI_REG_MMU_PROBE_*), without faulting.  For checking isolation and
+ * for debuggers: a process can see what its own context reaches, nothing of
+ * another's.
+ */
+struct drm_swai_va_probe {
+	/** @va: in, device virtual address. */
+	__u64 va;
+	/** @flags: in, DRM_SWAI_PROBE_WRITE. */
+	__u32 flags;
+	/** @result: out, DRM_SWAI_PROBE_* bits; 0 if not mapped. */
+	__u32 result;
+	/** @reason: out, the card's fault reason (SWAI_MMU_R_*) if not mapped. */
+	__u32 reason;
 	/** @pad: in, must be 0. */
 	__u32 pad;
 	/** @reserved: in, must be 0. */

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swai_ctx.c - per-file device contexts of the SW-AI card.
+ *
+ * Every open file of a card with device memory gets a context: an ASID,
+ * a page-table tree, a device-VA allocator and per-region byte counters.
+ * The file holds one reference and each of its buffer objects another, so
+ * the context goes away with the last of them; since the objects are private
+ * to the file that is normally at close.  Contexts survive an unbind: their
+ * host memory is freed normally, the card is no longer told.
+ */
+
+#include <linux/slab.h>
+#include <linux/sizes.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+#include "swai_ctx.h"
+#include "swai_drv.h"
+#include "swai_mmu.h"
+
+#define SWAI_VA_START		SZ_1M
+#define SWAI_VA_END		BIT_ULL(SWAI_MMU_VA_BITS)
+
+static void swai_ctx_release(struct kref *ref)
+{
+	struct swai_ctx *ctx = container_of(ref, struct swai_ctx, ref);
+	struct swai_device *sdev = ctx->sdev;
+
+	swai_mmu_ctx_fini(ctx);
+	/* The ASID is reused only once the context entry is invalid. */
+	xa_erase_irq(&sdev->ctx_xa, ctx->asid);
+	atomic_dec(&sdev->num_contexts);
+	drm_mm_takedown(&ctx->va);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+}
+
+/**
+ * swai_ctx_get() - take a reference on a context
+ * @ctx: the context
+ */
+void swai_ctx_get(struct swai_ctx *ctx)
+{
+	kref_get(&ctx->ref);
+}
+
+/**
+ * swai_ctx_put() - drop a reference on a context, freeing it with the last
+ * @ctx: the context
+ *
+ * Context: process, may sleep.
+ */
+void swai_ctx_put(struct swai_ctx *ctx)
+{
+	kref_put(&ctx->ref, swai_ctx_release);
+}
+
+/**
+ * swai_ctx_open() - &drm_driver.open: create the file's context
+ * @drm: the DRM device
+ * @file: the new file
+ *
+ * Return: 0 (also without device memory support, then without a context),
+ * -ENOSPC when every ASID is taken, -ENOMEM.
+ */
+int swai_ctx_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct swai_device *sdev = to_swai_device(drm);
+	struct swai_ctx *ctx;
+	u32 asid;
+	int ret;
+
+	if (!sdev->has_memory)
+		return 0;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	kref_init(&ctx->ref);
+	ctx->sdev = sdev;
+	mutex_init(&ctx->lock);
+	drm_mm_init(&ctx->va, SWAI_VA_START, SWAI_VA_END - SWAI_VA_START);
+
+	/* ASID 0 is the driver's. */
+	ret = xa_alloc_irq(&sdev->ctx_xa, &asid, ctx,
+			   XA_LIMIT(1, sdev->mmu_contexts - 1), GFP_KERNEL);
+	if (ret) {
+		ret = ret == -EBUSY ? -ENOSPC : ret;
+		goto err_free;
+	}
+	ctx->asid = asid;
+
+	ret = swai_mmu_ctx_init(ctx);
+	if (ret)
+		goto err_asid;
+
+	atomic_inc(&sdev->num_contexts);
+	file->driver_priv = ctx;
+	return 0;
+
+err_asid:
+	xa_erase_irq(&sdev->ctx_xa, asid);
+err_free:
+	drm_mm_takedown(&ctx->va);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	return ret;
+}
+
+/**
+ * swai_ctx_postclose() - &drm_driver.postclose: drop the file's context
+ * @drm: the DRM device
+ * @file: the closing file, its GEM handles already released
+ */
+void swai_ctx_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct swai_ctx *ctx = file->driver_priv;
+
+	if (!ctx)
+		return;
+	file->driver_priv = NULL;
+	swai_ctx_put(ctx);
+}
+
+static const char *const swai_region_names[DRM_SWAI_MEM_REGIONS] = {
+	[DRM_SWAI_MEM_LOCAL(0)] = "local0",
+	[DRM_SWAI_MEM_LOCAL(1)] = "local1",
+	[DRM_SWAI_MEM_LOCAL(2)] = "local2",
+	[DRM_SWAI_MEM_LOCAL(3)] = "local3",
+	[DRM_SWAI_MEM_GLOBAL] = "global",
+};
+
+/**
+ * swai_ctx_show_fdinfo() - &drm_driver.show_fdinfo
+ * @p: printer into /proc/PID/fdinfo/FD
+ * @file: the file
+ *
+ * Prints drm-total-<region> and drm-resident-<region> for every region the
+ * card has; device memory is always resident and never shared.
+ */
+void swai_ctx_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct swai_ctx *ctx = file->driver_priv;
+	struct swai_device *sdev;
+	unsigned int r;
+
+	if (!ctx)
+		return;
+	sdev = ctx->sdev;
+
+	mutex_lock(&sdev->partition_lock);
+	for (r = 0; r < DRM_SWAI_MEM_REGIONS; r++) {
+		struct drm_memory_stats stats = {
+			.private = ctx->used[r],
+			.resident = ctx->used[r],
+		};
+
+		if (r != DRM_SWAI_MEM_GLOBAL && r >= sdev->num_cg)
+			continue;
+		drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT,
+				       swai_region_names[r]);
+	}
+	mutex_unlock(&sdev->partition_lock);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * swai_ctx.h - per-file device contexts (address spaces) of swai.ko.
+ */
+#ifndef SWAI_CTX_H
+#define SWAI_CTX_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <drm/drm_mm.h>
+#include <drm/swai_accel.h>
+
+struct drm_device;
+struct drm_file;
+struct drm_printer;
+struct swai_device;
+struct swai_pt;
+
+/**
+ * struct swai_ctx - the device address space of one open file
+ * @ref: held by the file and by each of its buffer objects
+ * @sdev: the card
+ * @asid: hardware context number, 1..sdev->mmu_contexts - 1
+ * @lock: guards @va and the page tables
+ * @va: device-VA allocator, [SZ_1M, 2^SWAI_MMU_VA_BITS)
+ * @root: level-0 page table
+ * @used: bytes allocated per region by this file (sdev->partition_lock)
+ * @faults: MMU faults the card reported for @asid
+ */
+struct swai_ctx {
+	struct kref ref;
+	struct swai_device *sdev;
+	u32 asid;
+	struct mutex lock; /* guards va and the page tables */
+	struct drm_mm va;
+	struct swai_pt *root;
+	u64 used[DRM_SWAI_MEM_REGIONS];
+	atomic_t faults;
+};
+
+int swai_ctx_open(struct drm_device *drm, struct drm_file *file);
+void swai_ctx_postclose(struct drm_device *drm, struct drm_file *file);
+void swai_ctx_get(struct swai_ctx *ctx);
+void swai_ctx_put(struct swai_ctx *ctx);
+void swai_ctx_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+
+#endif /* SWAI_CTX_H */

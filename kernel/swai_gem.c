@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swai_gem.c - GEM buffer objects in the device memory of the SW-AI card.
+ *
+ * A buffer object is a range of one region (Local-HBM of a core group or
+ * Global-HBM), zeroed through the BAR2 aperture when it is created and mapped
+ * read-write into the device address space of the creating file.  It is
+ * private to that file: flink names and PRIME export/import are refused, so
+ * no other file can hold a handle, and drm_gem_mmap() lets only files with
+ * a handle map it.  The CPU maps it from BAR2, write-combined.
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_vma_manager.h>
+#include <drm/swai_accel.h>
+
+#include "swai_ctx.h"
+#include "swai_drv.h"
+#include "swai_gem.h"
+#include "swai_mmu.h"
+#include "swai_region.h"
+
+#define SWAI_BO_PAGE		SZ_8K	/* allocation unit of the regions */
+#define SWAI_BO_SEGMENT		SZ_1M	/* ... with DRM_SWAI_BO_SEGMENT */
+#define SWAI_BO_VA_ALIGN	SZ_64K
+#define SWAI_ZERO_BATCH		64	/* pages between cond_resched() */
+
+static void swai_bo_free(struct drm_gem_object *obj)
+{
+	struct swai_device *sdev = to_swai_device(obj->dev);
+	struct swai_bo *bo = to_swai_bo(obj);
+	struct swai_ctx *ctx = bo->ctx;
+
+	/* Unmapped and invalidated before the memory can be reused. */
+	if (drm_mm_node_allocated(&bo->va)) {
+		mutex_lock(&ctx->lock);
+		swai_mmu_unmap(ctx, bo->va.start, bo->mapped);
+		drm_mm_remove_node(&bo->va);
+		mutex_unlock(&ctx->lock);
+	}
+
+	if (bo->allocated) {
+		mutex_lock(&sdev->partition_lock);
+		swai_region_free(sdev, bo->region, bo->offset, obj->size);
+		ctx->used[bo->region] -= obj->size;
+		sdev->num_objects--;
+		mutex_unlock(&sdev->partition_lock);
+	}
+
+	drm_gem_object_release(obj);
+	kfree(bo);
+	swai_ctx_put(ctx);
+}
+
+static int swai_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	struct swai_device *sdev = to_swai_device(obj->dev);
+	unsigned long first = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
+	unsigned long pages = obj->size >> PAGE_SHIFT;
+	unsigned long count = vma_pages(vma);
+	struct swai_bo *bo = to_swai_bo(obj);
+	unsigned long i;
+	int idx, ret = 0;
+	u64 phys;
+
+	/* Private (COW) mappings of I/O memory cannot be built page by page. */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (first > pages || count > pages - first)
+		return -EINVAL;
+
+	/* After unplug the aperture belongs to nobody; see swai_remove(). */
+	if (!drm_dev_enter(obj->dev, &idx))
+		return -ENODEV;
+
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_page_prot = pgprot_writecombine(vm_get_page_prot(vma->vm_flags));
+
+	if (bo->region != DRM_SWAI_MEM_GLOBAL) {
+		/* Local-HBM is contiguous in BAR2. */
+		phys = swai_region_phys(sdev, bo->region,
+					bo->offset + ((u64)first << PAGE_SHIFT));
+		ret = io_remap_pfn_range(vma, vma->vm_start,
+					 (sdev->aperture_start + phys) >> PAGE_SHIFT,
+					 count << PAGE_SHIFT, vma->vm_page_prot);
+	} else {
+		/* Global-HBM pages are interleaved over the controllers. */
+		for (i = 0; i < count && !ret; i++) {
+			phys = swai_region_phys(sdev, bo->region, bo->offset +
+						((u64)(first + i) << PAGE_SHIFT));
+			ret = io_remap_pfn_range(vma, vma->vm_start + (i << PAGE_SHIFT),
+						 (sdev->aperture_start + phys) >> PAGE_SHIFT,
+						 PAGE_SIZE, vma->vm_page_prot);
+		}
+	}
+
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static struct dma_buf *swai_bo_export(struct drm_gem_object *obj, int flags)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static const struct vm_operations_struct swai_bo_vm_ops = {
+	.open	= drm_gem_vm_open,
+	.close	= drm_gem_vm_close,
+};
+
+static const struct drm_gem_object_funcs swai_bo_funcs = {
+	.free	= swai_bo_free,
+	.export	= swai_bo_export,
+	.mmap	= swai_bo_mmap,
+	.vm_ops	= &swai_bo_vm_ops,
+};
+
+/**
+ * swai_gem_prime_import() - &drm_driver.gem_prime_import: refused
+ * @drm: the DRM device
+ * @dma_buf: the buffer to import
+ *
+ * Return: ERR_PTR(-EOPNOTSUPP); buffer objects are private to their file.
+ */
+struct drm_gem_object *swai_gem_prime_import(struct drm_device *drm,
+					     struct dma_buf *dma_buf)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+/* Zero the memory of @bo through the aperture, page by page. */
+static void swai_bo_zero(struct swai_device *sdev, struct swai_bo *bo)
+{
+	u64 off;
+
+	for (off = 0; off < bo->base.size; off += PAGE_SIZE) {
+		memset_io(sdev->aperture +
+			  swai_region_phys(sdev, bo->region, bo->offset + off),
+			  0, PAGE_SIZE);
+		if (!((off >> PAGE_SHIFT) % SWAI_ZERO_BATCH))
+			cond_resched();
+	}
+}
+
+/* Give @bo a device VA in its context and map every page there. */
+static int swai_bo_map(struct swai_device *sdev, struct swai_bo *bo)
+{
+	struct swai_ctx *ctx = bo->ctx;
+	u64 off;
+	int ret;
+
+	mutex_lock(&ctx->lock);
+	ret = drm_mm_insert_node_generic(&ctx->va, &bo->va, bo->base.size,
+					 SWAI_BO_VA_ALIGN, 0, DRM_MM_INSERT_BEST);
+	for (off = 0; !ret && off < bo->base.size; off += PAGE_SIZE) {
+		ret = swai_mmu_map(ctx, bo->va.start + off,
+				   swai_region_phys(sdev, bo->region,
+						    bo->offset + off));
+		if (!ret)
+			bo->mapped = off + PAGE_SIZE;
+	}
+	mutex_unlock(&ctx->lock);
+	return ret;
+}
+
+/**
+ * swai_ioctl_bo_create() - DRM_IOCTL_SWAI_BO_CREATE
+ * @drm: the DRM device
+ * @data: struct drm_swai_bo_create
+ * @file: the caller, owner of the new object
+ *
+ * Return: 0, -EINVAL for a bad argument, -ENOSPC if the region or the
+ * device address space has no room, -ENOMEM, -EOPNOTSUPP without
+ * DRM_SWAI_CAP_MEMORY, -ENODEV after unplug.
+ */
+int swai_ioctl_bo_create(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct swai_device *sdev = to_swai_device(drm);
+	struct drm_swai_bo_create *args = data;
+	struct swai_ctx *ctx = file->driver_priv;
+	u32 region = args->placement;
+	struct swai_bo *bo;
+	u64 align, size;
+	u32 handle;
+	int idx, ret;
+
+	if (args->flags & ~DRM_SWAI_BO_SEGMENT || args->pad ||
+	    args->reserved[0] || args->reserved[1])
+		return -EINVAL;
+	if (!ctx)
+		return -EOPNOTSUPP;
+	if (region != DRM_SWAI_MEM_GLOBAL && region >= sdev->num_cg)
+		return -EINVAL;
+	align = args->flags & DRM_SWAI_BO_SEGMENT ? SWAI_BO_SEGMENT : SWAI_BO_PAGE;
+	if (!args->size || args->size > U64_MAX - align)
+		return -EINVAL;
+	size = round_up(args->size, align);
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	swai_ctx_get(ctx);
+	bo->ctx = ctx;
+	bo->region = region;
+	bo->base.funcs = &swai_bo_funcs;
+	drm_gem_private_object_init(drm, &bo->base, size);
+	/* From here on swai_bo_free() undoes whatever was done. */
+
+	mutex_lock(&sdev->partition_lock);
+	if (size > sdev->region_size[region]) {
+		ret = -EINVAL;
+	} else {
+		ret = swai_region_alloc(sdev, region, size,
+					args->flags & DRM_SWAI_BO_SEGMENT,
+					&bo->offset);
+	}
+	if (!ret) {
+		bo->allocated = true;
+		ctx->used[region] += size;
+		sdev->num_objects++;
+	}
+	mutex_unlock(&sdev->partition_lock);
+	if (ret)
+		goto put;
+
+	swai_bo_zero(sdev, bo);
+
+	ret = drm_gem_create_mmap_offset(&bo->base);
+	if (ret)
+		goto put;
+
+	ret = swai_bo_map(sdev, bo);
+	if (ret)
+		goto put;
+
+	ret = drm_gem_handle_create(file, &bo->base, &handle);
+	if (ret)
+		goto put;
+
+	args->size = size;
+	args->handle = handle;
+	args->device_va = bo->va.start;
+put:
+	drm_gem_object_put(&bo->base);
+out:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * swai_ioctl_bo_info() - DRM_IOCTL_SWAI_BO_INFO
+ * @drm: the DRM device
+ * @data: struct drm_swai_bo_info
+ * @file: the caller
+ *
+ * Return: 0, -EINVAL for non-zero reserved fields, -ENOENT if @handle is
+ * not one of the caller's, -EOPNOTSUPP without DRM_SWAI_CAP_MEMORY.
+ */
+int swai_ioctl_bo_info(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_swai_bo_info *args = data;
+	struct drm_gem_object *obj;
+	struct swai_bo *bo;
+
+	if (args->reserved[0] || args->reserved[1])
+		return -EINVAL;
+	if (!file->driver_priv)
+		return -EOPNOTSUPP;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	bo = to_swai_bo(obj);
+
+	args->placement = bo->region;
+	args->size = obj->size;
+	args->device_va = bo->va.start;
+	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+
+	drm_gem_object_put(obj);
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * swai_gem.h - buffer objects in device memory of swai.ko.
+ */
+#ifndef SWAI_GEM_H
+#define SWAI_GEM_H
+
+#include <linux/types.h>
+
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
+
+struct swai_ctx;
+
+/**
+ * struct swai_bo - a buffer object in one region of the card
+ * @base: the GEM object; base.size is the allocated size
+ * @ctx: the context of the creating file (a reference), mapped at @va
+ * @region: DRM_SWAI_MEM_*
+ * @offset: offset of the memory in @region
+ * @allocated: @offset is allocated from the region
+ * @va: the device-VA range in @ctx
+ * @mapped: bytes of @va mapped so far
+ */
+struct swai_bo {
+	struct drm_gem_object base;
+	struct swai_ctx *ctx;
+	u32 region;
+	u64 offset;
+	bool allocated;
+	struct drm_mm_node va;
+	u64 mapped;
+};
+
+static inline struct swai_bo *to_swai_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct swai_bo, base);
+}
+
+struct drm_gem_object *swai_gem_prime_import(struct drm_device *drm,
+					     struct dma_buf *dma_buf);
+int swai_ioctl_bo_create(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+int swai_ioctl_bo_info(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+
+#endif /* SWAI_GEM_H */
