@@ -90,10 +90,10 @@ tools: $(TOOLS)
 SUBALLOC_SRC := runtime/sdaa_suballoc.c runtime/sdaa_suballoc_index.c
 SUBALLOC_HDR := $(wildcard runtime/sdaa_suballoc*.h)
 $(B)/bin/sdaa-alloc-bench: tools/sdaa-alloc-bench.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
-		tools/testing/splitmix64.h
+		tools/testing/splitmix64.h $(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iruntime/include -Iruntime -Itools/testing -o $@ $< \
-		$(SUBALLOC_SRC) -lpthread
+		$(SUBALLOC_SRC) $(SDAA_LINK) -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 $(B)/bin/swai-smi: tools/swai-smi.c runtime/swai_cards.c runtime/swai_cards.h uapi/drm/swai_accel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Iruntime -o $@ $< runtime/swai_cards.c $(DRM_LIBS)

@@ -22,9 +22,6 @@
 #include "swai_drv.h"
 #include "swai_mmu.h"
 
-#define SWAI_VA_START		SZ_1M
-#define SWAI_VA_END		BIT_ULL(SWAI_MMU_VA_BITS)
-
 static void swai_ctx_release(struct kref *ref)
 {
 	struct swai_ctx *ctx = container_of(ref, struct swai_ctx, ref);

@@ -5,6 +5,15 @@
 #ifndef SWAI_CTX_H
 #define SWAI_CTX_H
 
+#include <linux/bits.h>
+#include <linux/sizes.h>
+
+#include "swai_regs.h"
+
+/* The device VA space of a context: nothing is mapped below 1 MiB. */
+#define SWAI_VA_START		SZ_1M
+#define SWAI_VA_END		BIT_ULL(SWAI_MMU_VA_BITS)
+
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>

@@ -151,16 +151,28 @@ static void swai_bo_zero(struct swai_device *sdev, struct swai_bo *bo)
 	}
 }
 
-/* Give @bo a device VA in its context and map every page there. */
-static int swai_bo_map(struct swai_device *sdev, struct swai_bo *bo)
+/*
+ * Give @bo a device VA in its context, the one in @fixed_va if that is not
+ * 0, and map every page there.
+ */
+static int swai_bo_map(struct swai_device *sdev, struct swai_bo *bo, u64 fixed_va)
 {
 	struct swai_ctx *ctx = bo->ctx;
 	u64 off;
 	int ret;
 
 	mutex_lock(&ctx->lock);
-	ret = drm_mm_insert_node_generic(&ctx->va, &bo->va, bo->base.size,
-					 SWAI_BO_VA_ALIGN, 0, DRM_MM_INSERT_BEST);
+	if (fixed_va) {
+		bo->va.start = fixed_va;
+		bo->va.size = bo->base.size;
+		ret = drm_mm_reserve_node(&ctx->va, &bo->va);
+		if (ret == -ENOSPC)
+			ret = -EEXIST;	/* overlaps a mapping of the caller's */
+	} else {
+		ret = drm_mm_insert_node_generic(&ctx->va, &bo->va, bo->base.size,
+						 SWAI_BO_VA_ALIGN, 0,
+						 DRM_MM_INSERT_BEST);
+	}
 	for (off = 0; !ret && off < bo->base.size; off += PAGE_SIZE) {
 		ret = swai_mmu_map(ctx, bo->va.start + off,
 				   swai_region_phys(sdev, bo->region,
@@ -190,12 +202,12 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 	struct swai_ctx *ctx = file->driver_priv;
 	u32 region = args->placement;
 	struct swai_bo *bo;
-	u64 align, size;
+	u64 align, size, fixed_va;
 	u32 handle;
 	int idx, ret;
 
-	if (args->flags & ~DRM_SWAI_BO_SEGMENT || args->pad ||
-	    args->reserved[0] || args->reserved[1])
+	if (args->flags & ~(DRM_SWAI_BO_SEGMENT | DRM_SWAI_BO_FIXED_VA) ||
+	    args->pad || args->reserved[0] || args->reserved[1])
 		return -EINVAL;
 	if (!ctx)
 		return -EOPNOTSUPP;
@@ -205,6 +217,11 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (!args->size || args->size > U64_MAX - align)
 		return -EINVAL;
 	size = round_up(args->size, align);
+	fixed_va = args->flags & DRM_SWAI_BO_FIXED_VA ? args->device_va : 0;
+	if ((args->flags & DRM_SWAI_BO_FIXED_VA) &&
+	    (!IS_ALIGNED(fixed_va, SWAI_BO_VA_ALIGN) || fixed_va < SWAI_VA_START ||
+	     fixed_va >= SWAI_VA_END || size > SWAI_VA_END - fixed_va))
+		return -EINVAL;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
@@ -244,7 +261,7 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (ret)
 		goto put;
 
-	ret = swai_bo_map(sdev, bo);
+	ret = swai_bo_map(sdev, bo, fixed_va);
 	if (ret)
 		goto put;
 

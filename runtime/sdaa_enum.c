@@ -123,7 +123,7 @@ static sdaaError_t layout_devices(void)
 		return sdaaErrorNoDevice;
 	rt.devices = calloc(n, sizeof(*rt.devices));
 	if (!rt.devices)
-		return sdaaErrorMemoryAllocation;
+		return sdaaErrorHostMemoryAllocation;
 	for (int i = 0; i < n; i++)
 		rt.devices[i] = all[pick[i]];
 	rt.ndevices = n;
@@ -145,7 +145,7 @@ static sdaaError_t discover(void)
 		return sdaaErrorNoDevice;
 	rt.cards = calloc(n, sizeof(*rt.cards));
 	if (!rt.cards)
-		return sdaaErrorMemoryAllocation;
+		return sdaaErrorHostMemoryAllocation;
 	/* A card that cannot be used is skipped; its error is kept for when
 	 * no card at all can be used.
 	 */
@@ -177,8 +177,11 @@ const struct sdaa_runtime *sdaa_runtime(void)
 	return &rt;
 }
 
-/* Close the cards when the library goes away (exit or dlclose). */
-__attribute__((destructor)) static void runtime_fini(void)
+/*
+ * Close the cards when the library goes away (exit or dlclose): last, after
+ * the memory layer (destructor 300) has given its blocks back.
+ */
+__attribute__((destructor(200))) static void runtime_fini(void)
 {
 	for (int i = 0; i < rt.ncards; i++)
 		close(rt.cards[i].fd);

@@ -16,7 +16,18 @@ static const struct {
 	{ sdaaErrorInvalidValue, "sdaaErrorInvalidValue",
 	  "invalid argument: a parameter is out of range or NULL" },
 	{ sdaaErrorMemoryAllocation, "sdaaErrorMemoryAllocation",
-	  "out of memory" },
+	  "out of Local-HBM on this core group: free memory, use Global-HBM "
+	  "(sdaaMallocCross), or give Local-HBM a larger share of the card" },
+	{ sdaaErrorCrossMemoryAllocation, "sdaaErrorCrossMemoryAllocation",
+	  "out of Global-HBM on this card: free memory, or give Global-HBM a "
+	  "larger share (swai.ko local_mb, DRM_IOCTL_SWAI_SET_PARTITION)" },
+	{ sdaaErrorHostMemoryAllocation, "sdaaErrorHostMemoryAllocation",
+	  "the runtime ran out of host memory" },
+	{ sdaaErrorInvalidDevicePointer, "sdaaErrorInvalidDevicePointer",
+	  "not the start of a live allocation (a wrong pointer or a double free)" },
+	{ sdaaErrorWrongMemoryTier, "sdaaErrorWrongMemoryTier",
+	  "the pointer belongs to the other tier: free sdaaMalloc memory with "
+	  "sdaaFree and sdaaMallocCross memory with sdaaFreeCross" },
 	{ sdaaErrorInitializationError, "sdaaErrorInitializationError",
 	  "the runtime could not initialise; run with SDAA_LOG_LEVEL=debug for details" },
 	{ sdaaErrorDriverNotLoaded, "sdaaErrorDriverNotLoaded",

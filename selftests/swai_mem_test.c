@@ -158,6 +158,38 @@ TEST_F(mem, create_maps_into_own_context)
 	EXPECT_EQ(-EINVAL, bo_close(self->fd, c.handle));
 }
 
+/* A runtime driving several cards picks the device VA itself. */
+TEST_F(mem, fixed_device_va)
+{
+	__u32 where = roomy_region(&self->q, 256 * 1024);
+	struct drm_swai_bo_create c = {
+		.size = 128 * 1024, .placement = where, .flags = DRM_SWAI_BO_FIXED_VA,
+		.device_va = 5ULL << 30,
+	}, d;
+
+	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_SWAI_BO_CREATE, &c));
+	EXPECT_EQ(5ULL << 30, c.device_va);
+	EXPECT_EQ(1, probe(self->fd, (5ULL << 30) + c.size - 4096, 0));
+	/* Overlapping a mapping of the caller's. */
+	d = (struct drm_swai_bo_create){ .size = 8192, .placement = where,
+		.flags = DRM_SWAI_BO_FIXED_VA, .device_va = (5ULL << 30) + 65536 };
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_SWAI_BO_CREATE, &d));
+	EXPECT_EQ(EEXIST, errno);
+	/* Unaligned, below 1 MiB, beyond the 39-bit space. */
+	d.device_va = (6ULL << 30) + 4096;
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_SWAI_BO_CREATE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.device_va = 65536;
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_SWAI_BO_CREATE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.device_va = (1ULL << 39) - 65536;	/* 128 KiB do not fit */
+	d.size = 128 * 1024;
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_SWAI_BO_CREATE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, bo_close(self->fd, c.handle));
+	EXPECT_EQ(0, probe(self->fd, 5ULL << 30, 0));
+}
+
 TEST_F(mem, segment_objects_are_whole_mib)
 {
 	struct drm_swai_bo_create c;

@@ -18,7 +18,13 @@
  * suballocator, at the op where in_use peaks and at the end, from a
  * separate untimed replay that reads the stats after every op.
  *
- *   sdaa-alloc-bench [-n OPS] [-r REPS] [--json]
+ * With --sdaa the device side is libsdaa itself, on a real card: the same
+ * sequence through sdaaMalloc/sdaaFree (Local-HBM of device 0; --cross:
+ * sdaaMallocCross/sdaaFreeCross, Global-HBM), against glibc in the same
+ * run; "held" is then the device memory the process holds at the peak, from
+ * sdaaMemGetInfo.  Run it in the VM: tools/swai-vm -- sdaa-alloc-bench --sdaa
+ *
+ *   sdaa-alloc-bench [-n OPS] [-r REPS] [--json] [--sdaa [--cross]]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sdaa_runtime.h"
 #include "sdaa_suballoc.h"
 #include "splitmix64.h"
 
@@ -183,6 +190,84 @@ static double run_suballoc(const struct op *ops, size_t n, uint64_t *slot, struc
 	return t;
 }
 
+/* The op at which the bytes asked for and not yet freed peak. */
+static size_t peak_op(const struct op *ops, size_t n, uint32_t *sz, size_t nslots)
+{
+	uint64_t live = 0, best = 0;
+	size_t at = 0;
+
+	memset(sz, 0, nslots * sizeof(*sz));
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].size) {
+			sz[ops[i].slot] = ops[i].size;
+			live += ops[i].size;
+		} else {
+			live -= sz[ops[i].slot];
+		}
+		if (live > best) {
+			best = live;
+			at = i;
+		}
+	}
+	return at;
+}
+
+/*
+ * Replay @ops through libsdaa; time it, or (@fr) measure the device memory
+ * held at the op @peak where the live bytes peak.
+ */
+static double run_sdaa(const struct op *ops, size_t n, void **slot, uint32_t *sz,
+		       size_t nslots, int cross, size_t peak, struct frag *fr)
+{
+	sdaaError_t (*alloc)(void **, size_t) = cross ? sdaaMallocCross : sdaaMalloc;
+	sdaaError_t (*release)(void *) = cross ? sdaaFreeCross : sdaaFree;
+	sdaaError_t (*info)(size_t *, size_t *) = cross ? sdaaMemGetInfoCross :
+							  sdaaMemGetInfo;
+	size_t free0, free1, total;
+	uint64_t live = 0;
+	double t0, t;
+	sdaaError_t err;
+
+	memset(slot, 0, nslots * sizeof(*slot));
+	memset(sz, 0, nslots * sizeof(*sz));
+	if (fr && info(&free0, &total))
+		die("sdaaMemGetInfo", -EIO);
+	t0 = now_s();
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = ops[i].slot;
+
+		if (ops[i].size) {
+			err = alloc(&slot[k], ops[i].size);
+			sz[k] = ops[i].size;
+			live += ops[i].size;
+		} else {
+			err = release(slot[k]);
+			slot[k] = NULL;
+			live -= sz[k];
+		}
+		if (err) {
+			fprintf(stderr, "sdaa-alloc-bench: op %zu: %s\n", i,
+				sdaaGetErrorString(err));
+			exit(1);
+		}
+		if (fr && i == peak) {
+			info(&free1, &total);
+			fr->peak_in_use = live;
+			fr->peak_held = free0 - free1;
+		}
+	}
+	t = now_s() - t0;
+	if (fr) {
+		info(&free1, &total);
+		fr->peak = fr->peak_held ? 1.0 - (double)fr->peak_in_use /
+					       (double)fr->peak_held : 0;
+		fr->end = free0 > free1 ? 1.0 - (double)live / (double)(free0 - free1) : 0;
+	}
+	for (size_t k = 0; k < nslots; k++)
+		release(slot[k]);
+	return t;
+}
+
 static double run_malloc(const struct op *ops, size_t n, void **slot, size_t nslots)
 {
 	double t0, t;
@@ -209,20 +294,25 @@ int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "sdaa", no_argument, NULL, 's' },
+		{ "cross", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const names[] = { "fixed-256", "mixed", "prodcons" };
 	size_t n = 1000000;
-	int reps = 3, json = 0, c;
+	int reps = 3, json = 0, sdaa = 0, cross = 0, c;
 
 	while ((c = getopt_long(argc, argv, "n:r:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'r': reps = atoi(optarg); break;
 		case 'j': json = 1; break;
+		case 's': sdaa = 1; break;
+		case 'c': cross = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-n OPS] [-r REPS] [--json]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n OPS] [-r REPS] [--json] [--sdaa [--cross]]\n",
+				argv[0]);
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -234,12 +324,15 @@ int main(int argc, char **argv)
 	struct op *ops = malloc(n * sizeof(*ops));
 	uint64_t *sslot = calloc(LIFETIMES, sizeof(*sslot));
 	void **mslot = calloc(LIFETIMES, sizeof(*mslot));
+	void **dslot = calloc(LIFETIMES, sizeof(*dslot));
+	uint32_t *sizes = calloc(LIFETIMES, sizeof(*sizes));
+	const char *who = !sdaa ? "suballoc" : cross ? "sdaaMallocCross" : "sdaaMalloc";
 
-	if (!ops || !sslot || !mslot)
+	if (!ops || !sslot || !mslot || !dslot || !sizes)
 		die("host memory", -ENOMEM);
 	if (!json)
-		printf("%-10s %10s %12s %12s %7s %9s %9s %10s\n", "workload", "ops",
-		       "suballoc/s", "malloc/s", "ratio", "frag@peak", "frag@end", "peak held");
+		printf("%-10s %10s %14s/s %12s %7s %9s %9s %10s\n", "workload", "ops",
+		       who, "malloc/s", "ratio", "frag@peak", "frag@end", "peak held");
 	for (int w = 0; w < 3; w++) {
 		struct frag fr;
 		double ts = 1e30, tm = 1e30;
@@ -249,9 +342,14 @@ int main(int argc, char **argv)
 			gen_churn(ops, n, w == 1);
 		else
 			gen_prodcons(ops, n);
-		run_suballoc(ops, n, sslot, &fr);	/* also warms the op array */
+		if (sdaa)
+			run_sdaa(ops, n, dslot, sizes, LIFETIMES, cross,
+				 peak_op(ops, n, sizes, LIFETIMES), &fr);
+		else
+			run_suballoc(ops, n, sslot, &fr);	/* also warms the op array */
 		for (int r = 0; r < reps; r++) {
-			double t = run_suballoc(ops, n, sslot, NULL);
+			double t = sdaa ? run_sdaa(ops, n, dslot, sizes, LIFETIMES, cross, 0, NULL) :
+				   run_suballoc(ops, n, sslot, NULL);
 
 			ts = t < ts ? t : ts;
 			t = run_malloc(ops, n, mslot, LIFETIMES);
@@ -260,19 +358,22 @@ int main(int argc, char **argv)
 		double sops = (double)n / ts, mops = (double)n / tm;
 
 		if (json)
-			printf("{\"workload\":\"%s\",\"ops\":%zu,\"suballoc_ops_per_s\":%.0f,"
+			printf("{\"workload\":\"%s\",\"allocator\":\"%s\",\"ops\":%zu,"
+			       "\"ops_per_s\":%.0f,"
 			       "\"malloc_ops_per_s\":%.0f,\"ratio\":%.3f,\"frag_peak\":%.4f,"
 			       "\"frag_end\":%.4f,\"peak_in_use\":%llu,\"peak_held\":%llu}\n",
-			       names[w], n, sops, mops, sops / mops, fr.peak, fr.end,
+			       names[w], who, n, sops, mops, sops / mops, fr.peak, fr.end,
 			       (unsigned long long)fr.peak_in_use,
 			       (unsigned long long)fr.peak_held);
 		else
-			printf("%-10s %10zu %11.2fM %11.2fM %7.2f %8.1f%% %8.1f%% %8.1fMiB\n",
+			printf("%-10s %10zu %15.2fM %11.2fM %7.2f %8.1f%% %8.1f%% %8.1fMiB\n",
 			       names[w], n, sops / 1e6, mops / 1e6, sops / mops,
 			       100 * fr.peak, 100 * fr.end, (double)fr.peak_held / (1 << 20));
 	}
 	free(ops);
 	free(sslot);
 	free(mslot);
+	free(dslot);
+	free(sizes);
 	return 0;
 }

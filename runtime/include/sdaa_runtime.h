@@ -34,7 +34,7 @@ typedef enum sdaaError {
 	sdaaSuccess = 0,
 	/* A parameter is out of range or NULL where it must not be. */
 	sdaaErrorInvalidValue = 1,
-	/* Host memory for the runtime's own bookkeeping ran out. */
+	/* Out of Local-HBM on the current core group (sdaaMalloc). */
 	sdaaErrorMemoryAllocation = 2,
 	/* The runtime could not initialise for a reason not listed below. */
 	sdaaErrorInitializationError = 3,
@@ -48,6 +48,14 @@ typedef enum sdaaError {
 	sdaaErrorNoDevice = 100,
 	/* A device number outside 0 .. sdaaGetDeviceCount() - 1. */
 	sdaaErrorInvalidDevice = 101,
+	/* Not the start of a live allocation (wrong pointer, double free). */
+	sdaaErrorInvalidDevicePointer = 17,
+	/* Out of Global-HBM on the current card (sdaaMallocCross). */
+	sdaaErrorCrossMemoryAllocation = 60,
+	/* Freed with the call of the other tier (sdaaFree vs sdaaFreeCross). */
+	sdaaErrorWrongMemoryTier = 61,
+	/* The runtime ran out of host memory for its own bookkeeping. */
+	sdaaErrorHostMemoryAllocation = 62,
 	/* The card stopped answering (unplugged, driver unbound). */
 	sdaaErrorDeviceUnavailable = 46,
 	/* Anything else; the log (SDAA_LOG_LEVEL=debug) says more. */
@@ -77,6 +85,21 @@ struct sdaaDeviceProp {
 	unsigned long long capabilities;	/* DRM_SWAI_CAP_* of the card */
 };
 
+/* The tier a pointer lives in (sdaaPointerGetAttributes). */
+enum sdaaMemoryType {
+	sdaaMemoryTypeUnregistered = 0,	/* not from libsdaa */
+	sdaaMemoryTypeLocal = 1,	/* Local-HBM of one core group (L1) */
+	sdaaMemoryTypeCross = 2,	/* Global-HBM of a card (L2) */
+};
+
+struct sdaaPointerAttributes {
+	enum sdaaMemoryType type;
+	int device;		/* Local: its device; Cross: the card's first */
+	int card;		/* accel minor of the card, -1 if unregistered */
+	int coreGroup;		/* Local: its core group; else -1 */
+	void *devicePointer;	/* the pointer itself (device VA) */
+};
+
 const char *sdaaGetErrorString(sdaaError_t error);
 const char *sdaaGetErrorName(sdaaError_t error);
 sdaaError_t sdaaGetLastError(void);
@@ -89,6 +112,25 @@ sdaaError_t sdaaGetDeviceCount(int *count);
 sdaaError_t sdaaSetDevice(int device);
 sdaaError_t sdaaGetDevice(int *device);
 sdaaError_t sdaaGetDeviceProperties(struct sdaaDeviceProp *prop, int device);
+
+/*
+ * Device memory.  Pointers are device virtual addresses, unique across every
+ * card the process uses (so any pointer names one allocation), and are not
+ * dereferenceable on the host.  Allocations are at least 256-byte aligned.
+ * Small requests are carved from 2 MiB blocks the runtime keeps, so most
+ * calls make no system call.  sdaaMalloc: Local-HBM of the current device's
+ * core group; sdaaMallocCross: Global-HBM of its card, shared by the card's
+ * core groups.  Size 0 gives NULL.  Freeing NULL does nothing.
+ */
+sdaaError_t sdaaMalloc(void **devPtr, size_t size);
+sdaaError_t sdaaMallocCross(void **devPtr, size_t size);
+sdaaError_t sdaaFree(void *devPtr);
+sdaaError_t sdaaFreeCross(void *devPtr);
+/* Free and total bytes: Local-HBM of the current device / Global-HBM of its card. */
+sdaaError_t sdaaMemGetInfo(size_t *free, size_t *total);
+sdaaError_t sdaaMemGetInfoCross(size_t *free, size_t *total);
+sdaaError_t sdaaPointerGetAttributes(struct sdaaPointerAttributes *attr,
+				     const void *ptr);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@ static const sdaaError_t all_errors[] = {
 	sdaaErrorInitializationError, sdaaErrorDriverNotLoaded,
 	sdaaErrorInsufficientDriver, sdaaErrorNoPermission, sdaaErrorNoDevice,
 	sdaaErrorInvalidDevice, sdaaErrorDeviceUnavailable, sdaaErrorUnknown,
+	sdaaErrorInvalidDevicePointer, sdaaErrorCrossMemoryAllocation,
+	sdaaErrorWrongMemoryTier, sdaaErrorHostMemoryAllocation,
 };
 #define NERR (int)(sizeof(all_errors) / sizeof(all_errors[0]))
 
@@ -123,7 +125,14 @@ static void test_null_arguments(void)
 	CHECK(sdaaGetDeviceProperties(NULL, 0) == sdaaErrorInvalidValue);
 	CHECK(sdaaRuntimeGetVersion(NULL) == sdaaErrorInvalidValue);
 	CHECK(sdaaDriverGetVersion(NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaMalloc(NULL, 64) == sdaaErrorInvalidValue);
+	CHECK(sdaaMallocCross(NULL, 64) == sdaaErrorInvalidValue);
+	CHECK(sdaaMemGetInfo(NULL, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaPointerGetAttributes(NULL, NULL) == sdaaErrorInvalidValue);
 	CHECK(sdaaGetLastError() == sdaaErrorInvalidValue);
+	/* Freeing NULL is no error, as with free(). */
+	CHECK(sdaaFree(NULL) == sdaaSuccess);
+	CHECK(sdaaFreeCross(NULL) == sdaaSuccess);
 }
 
 static void test_versions(void)
@@ -151,7 +160,19 @@ static void test_no_driver(void)
 	CHECK(sdaaGetDevice(&dev) == sdaaErrorDriverNotLoaded);
 	CHECK(sdaaGetDeviceProperties(&prop, 0) == sdaaErrorDriverNotLoaded);
 	CHECK(sdaaDriverGetVersion(&v) == sdaaSuccess && v == 0);
-	CHECK(sdaaGetLastError() == sdaaErrorDriverNotLoaded);
+	{
+		void *p = (void *)1;
+		size_t fr, tot;
+		struct sdaaPointerAttributes a;
+
+		CHECK(sdaaMalloc(&p, 64) == sdaaErrorDriverNotLoaded && !p);
+		CHECK(sdaaMemGetInfo(&fr, &tot) == sdaaErrorDriverNotLoaded);
+		/* A pointer libsdaa never gave out is unregistered, not an error. */
+		CHECK(sdaaPointerGetAttributes(&a, &fr) == sdaaSuccess);
+		CHECK(a.type == sdaaMemoryTypeUnregistered && a.card == -1);
+		CHECK(sdaaFree(&fr) == sdaaErrorInvalidDevicePointer);
+	}
+	CHECK(sdaaGetLastError() == sdaaErrorInvalidDevicePointer);
 }
 
 static const struct tap_test tests[] = {

@@ -156,6 +156,7 @@ struct drm_swai_set_partition {
 
 /* drm_swai_bo_create.flags */
 #define DRM_SWAI_BO_SEGMENT		0x1U	/* 1 MiB-aligned blocks */
+#define DRM_SWAI_BO_FIXED_VA		0x2U	/* map at device_va */
 
 /**
  * struct drm_swai_bo_create - allocate device memory
@@ -164,9 +165,13 @@ struct drm_swai_set_partition {
  * DRM_SWAI_BO_SEGMENT, the granule the core groups' DMA segments use) in
  * region @placement, returns a GEM handle (freed with DRM_IOCTL_GEM_CLOSE)
  * and maps the memory, read-write, into the caller's device address space at
- * @device_va.  The memory is zeroed.  Errors: -EINVAL (bad placement, size 0
- * or beyond the region, unknown flags, non-zero pad/reserved), -ENOSPC (the
- * region has no free range that large), -ENOMEM (host memory).
+ * @device_va: one the driver picks, or with DRM_SWAI_BO_FIXED_VA the one
+ * given (64 KiB aligned, inside the device VA space, else -EINVAL; overlapping
+ * a mapping of the caller's, -EEXIST), so that a runtime driving several
+ * cards can keep device pointers unique across them.  The memory is zeroed.
+ * Errors: -EINVAL (bad placement, size 0 or beyond the region, unknown
+ * flags, non-zero pad/reserved), -ENOSPC (the region has no free range that
+ * large), -ENOMEM (host memory).
  */
 struct drm_swai_bo_create {
 	/** @size: in, bytes; out, the size actually allocated. */
@@ -179,7 +184,10 @@ struct drm_swai_bo_create {
 	__u32 handle;
 	/** @pad: in, must be 0. */
 	__u32 pad;
-	/** @device_va: out, device virtual address in the caller's context. */
+	/**
+	 * @device_va: in with DRM_SWAI_BO_FIXED_VA, else ignored; out, the
+	 * device virtual address in the caller's context.
+	 */
 	__u64 device_va;
 	/** @reserved: in, must be 0. */
 	__u64 reserved[2];

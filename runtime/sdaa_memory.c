@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sdaa_memory.c - device memory: sdaaMalloc (Local-HBM), sdaaMallocCross
+ * (Global-HBM), their frees, sdaaMemGetInfo and sdaaPointerGetAttributes.
+ *
+ * Two levels, as in the SW-IntraCC paper.  Level 1 is the driver: a 2 MiB
+ * block (DRM_IOCTL_SWAI_BO_CREATE, 1 MiB segments) of one region of one card.
+ * Level 2 is a free-list suballocator per (card, region) carving allocations
+ * out of those blocks (sdaa_suballoc.c), so most calls make no system call.
+ *
+ * Unique pointers: every card has its own device address space, so two cards
+ * could map different blocks at the same address.  The runtime therefore
+ * picks every block's address itself from one process-wide range (another
+ * suballocator, over addresses only) and asks the driver to map the block
+ * exactly there (DRM_SWAI_BO_FIXED_VA).  A pointer then names one block, and
+ * the block table below says which card, region and suballocator own it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xf86drm.h>
+
+#include "sdaa_internal.h"
+#include "sdaa_suballoc.h"
+
+#define BLOCK		(2ULL << 20)		/* level-1 block */
+#define ALIGN		256ULL			/* every allocation */
+#define VA_START	(1ULL << 30)		/* the runtime's device addresses */
+#define VA_END		(1ULL << 39)		/* SWAI_MMU_VA_BITS */
+#define VA_ALIGN	(64ULL << 10)		/* the driver's mapping alignment */
+#define MAX_CARDS	64
+
+/* A level-1 block: one buffer object of one card. */
+struct block {
+	uint64_t va, len;
+	uint32_t handle;
+	int card;			/* index into sdaa_runtime.cards */
+	uint32_t region;		/* DRM_SWAI_MEM_* */
+};
+
+/* The level-2 allocator of one region of one card. */
+struct pool {
+	struct sdaa_suballoc sa;
+	int card;
+	uint32_t region;
+	int ready;
+};
+
+static struct {
+	pthread_mutex_t lock;		/* blocks[], pool creation */
+	struct block *blocks;		/* sorted by va */
+	size_t nblocks, cap;
+	struct pool pools[MAX_CARDS][DRM_SWAI_MEM_REGIONS];
+	struct sdaa_suballoc va;	/* process-wide device addresses */
+	int va_ready;
+} mem = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The address range handed to the VA allocator, once. */
+static int va_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
+{
+	int *given = ctx;
+
+	if (*given || min > VA_END - VA_START)
+		return -ENOMEM;
+	*given = 1;
+	*base = VA_START;
+	*len = VA_END - VA_START;
+	return 0;
+}
+
+static void va_shrink(void *ctx, uint64_t base, uint64_t len)
+{
+	(void)base;
+	(void)len;
+	*(int *)ctx = 0;
+}
+
+static const struct sdaa_suballoc_ops va_ops = { va_grow, va_shrink };
+static int va_given;
+
+/* Index of the first block whose end is above @va (lock held). */
+static size_t block_search(uint64_t va)
+{
+	size_t lo = 0, hi = mem.nblocks;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (mem.blocks[mid].va + mem.blocks[mid].len <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The block containing @va, copied to @out; 0 if there is none. */
+static int block_find(uint64_t va, struct block *out)
+{
+	size_t i;
+	int found;
+
+	pthread_mutex_lock(&mem.lock);
+	i = block_search(va);
+	found = i < mem.nblocks && mem.blocks[i].va <= va;
+	if (found)
+		*out = mem.blocks[i];
+	pthread_mutex_unlock(&mem.lock);
+	return found;
+}
+
+static int block_insert(const struct block *b)
+{
+	size_t i;
+
+	pthread_mutex_lock(&mem.lock);
+	if (mem.nblocks == mem.cap) {
+		size_t cap = mem.cap ? 2 * mem.cap : 64;
+		struct block *n = realloc(mem.blocks, cap * sizeof(*n));
+
+		if (!n) {
+			pthread_mutex_unlock(&mem.lock);
+			return -ENOMEM;
+		}
+		mem.blocks = n;
+		mem.cap = cap;
+	}
+	i = block_search(b->va);
+	memmove(&mem.blocks[i + 1], &mem.blocks[i],
+		(mem.nblocks - i) * sizeof(*b));
+	mem.blocks[i] = *b;
+	mem.nblocks++;
+	pthread_mutex_unlock(&mem.lock);
+	return 0;
+}
+
+static void block_remove(uint64_t va)
+{
+	size_t i;
+
+	pthread_mutex_lock(&mem.lock);
+	i = block_search(va);
+	if (i < mem.nblocks && mem.blocks[i].va == va) {
+		memmove(&mem.blocks[i], &mem.blocks[i + 1],
+			(mem.nblocks - i - 1) * sizeof(mem.blocks[0]));
+		mem.nblocks--;
+	}
+	pthread_mutex_unlock(&mem.lock);
+}
+
+/* Level 1 for a pool: a new block of its region, at an address of ours. */
+static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
+{
+	const struct pool *p = ctx;
+	const struct sdaa_card *card = &sdaa_runtime()->cards[p->card];
+	struct drm_swai_bo_create c = {
+		.placement = p->region,
+		.flags = DRM_SWAI_BO_SEGMENT | DRM_SWAI_BO_FIXED_VA,
+	};
+	struct block b;
+	uint64_t va;
+	int ret;
+
+	c.size = min > BLOCK ? (min + BLOCK - 1) / BLOCK * BLOCK : BLOCK;
+	if (sdaa_suballoc_alloc(&mem.va, c.size, &va))
+		return -ENOMEM;
+	c.device_va = va;
+	if (drmIoctl(card->fd, DRM_IOCTL_SWAI_BO_CREATE, &c)) {
+		ret = errno == ENOSPC || errno == EINVAL ? -ENOSPC : -errno;
+		sdaa_log(SDAA_LOG_DEBUG, "card %d region %u: no block of %llu bytes: %s",
+			 card->minor, p->region, (unsigned long long)c.size,
+			 strerror(errno));
+		sdaa_suballoc_free(&mem.va, va);
+		return ret;
+	}
+	b = (struct block){ va, c.size, c.handle, p->card, p->region };
+	if (block_insert(&b)) {
+		struct drm_gem_close cl = { .handle = c.handle };
+
+		drmIoctl(card->fd, DRM_IOCTL_GEM_CLOSE, &cl);
+		sdaa_suballoc_free(&mem.va, va);
+		return -ENOMEM;
+	}
+	*base = va;
+	*len = c.size;
+	return 0;
+}
+
+static void pool_shrink(void *ctx, uint64_t base, uint64_t len)
+{
+	const struct pool *p = ctx;
+	struct block b;
+
+	(void)len;
+	if (!block_find(base, &b))
+		return;
+	block_remove(base);
+	{
+		struct drm_gem_close cl = { .handle = b.handle };
+
+		drmIoctl(sdaa_runtime()->cards[p->card].fd, DRM_IOCTL_GEM_CLOSE, &cl);
+	}
+	sdaa_suballoc_free(&mem.va, base);
+}
+
+static const struct sdaa_suballoc_ops pool_ops = { pool_grow, pool_shrink };
+
+/* The pool of the current device for a region kind; NULL with *err set. */
+static struct pool *current_pool(int cross, sdaaError_t *err)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	const struct sdaa_device *d;
+	struct pool *p;
+	int dev, card;
+
+	*err = rt->init_error;
+	if (*err)
+		return NULL;
+	sdaaGetDevice(&dev);
+	d = &rt->devices[dev];
+	card = (int)(d->card - rt->cards);
+	if (card >= MAX_CARDS || !(d->card->q.capabilities & DRM_SWAI_CAP_MEMORY)) {
+		*err = sdaaErrorInitializationError;
+		sdaa_log(SDAA_LOG_ERROR, "card %d has no device memory support",
+			 d->card->minor);
+		return NULL;
+	}
+	p = &mem.pools[card][cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg)];
+	pthread_mutex_lock(&mem.lock);
+	if (!mem.va_ready) {
+		if (sdaa_suballoc_init(&mem.va, &va_ops, &va_given,
+				       VA_END - VA_START, VA_ALIGN))
+			goto oom;
+		mem.va_ready = 1;
+	}
+	if (!p->ready) {
+		p->card = card;
+		p->region = cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg);
+		if (sdaa_suballoc_init(&p->sa, &pool_ops, p, BLOCK, ALIGN))
+			goto oom;
+		p->ready = 1;
+	}
+	pthread_mutex_unlock(&mem.lock);
+	return p;
+oom:
+	pthread_mutex_unlock(&mem.lock);
+	*err = sdaaErrorHostMemoryAllocation;
+	return NULL;
+}
+
+static sdaaError_t malloc_tier(void **ptr, size_t size, int cross)
+{
+	sdaaError_t err;
+	struct pool *p;
+	uint64_t va;
+	int ret;
+
+	if (!ptr)
+		return sdaa_error(sdaaErrorInvalidValue);
+	*ptr = NULL;
+	p = current_pool(cross, &err);
+	if (!p)
+		return sdaa_error(err);
+	if (!size)
+		return sdaaSuccess;
+	ret = sdaa_suballoc_alloc(&p->sa, size, &va);
+	if (ret == -ENOSPC || ret == -ENOMEM || ret == -EINVAL)
+		return sdaa_error(cross ? sdaaErrorCrossMemoryAllocation :
+					  sdaaErrorMemoryAllocation);
+	if (ret)
+		return sdaa_error(sdaaErrorUnknown);
+	*ptr = (void *)(uintptr_t)va;
+	return sdaaSuccess;
+}
+
+static sdaaError_t free_tier(void *ptr, int cross)
+{
+	uint64_t va = (uintptr_t)ptr;
+	struct block b;
+
+	if (!ptr)
+		return sdaaSuccess;
+	if (!block_find(va, &b))
+		return sdaa_error(sdaaErrorInvalidDevicePointer);
+	if ((b.region == DRM_SWAI_MEM_GLOBAL) != cross)
+		return sdaa_error(sdaaErrorWrongMemoryTier);
+	if (sdaa_suballoc_free(&mem.pools[b.card][b.region].sa, va))
+		return sdaa_error(sdaaErrorInvalidDevicePointer);
+	return sdaaSuccess;
+}
+
+SDAA_API sdaaError_t sdaaMalloc(void **devPtr, size_t size)
+{
+	return malloc_tier(devPtr, size, 0);
+}
+
+SDAA_API sdaaError_t sdaaMallocCross(void **devPtr, size_t size)
+{
+	return malloc_tier(devPtr, size, 1);
+}
+
+SDAA_API sdaaError_t sdaaFree(void *devPtr)
+{
+	return free_tier(devPtr, 0);
+}
+
+SDAA_API sdaaError_t sdaaFreeCross(void *devPtr)
+{
+	return free_tier(devPtr, 1);
+}
+
+static sdaaError_t mem_get_info(size_t *free, size_t *total, int cross)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	struct drm_swai_mem_info mi = { 0 };
+	const struct sdaa_device *d;
+	uint32_t region;
+	int dev;
+
+	if (!free || !total)
+		return sdaa_error(sdaaErrorInvalidValue);
+	if (rt->init_error)
+		return sdaa_error(rt->init_error);
+	sdaaGetDevice(&dev);
+	d = &rt->devices[dev];
+	if (drmIoctl(d->card->fd, DRM_IOCTL_SWAI_MEM_INFO, &mi))
+		return sdaa_error(errno == ENODEV ? sdaaErrorDeviceUnavailable :
+				  sdaaErrorInitializationError);
+	region = cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg);
+	*total = mi.region[region].capacity;
+	*free = mi.region[region].capacity - mi.region[region].used;
+	return sdaaSuccess;
+}
+
+SDAA_API sdaaError_t sdaaMemGetInfo(size_t *free, size_t *total)
+{
+	return mem_get_info(free, total, 0);
+}
+
+SDAA_API sdaaError_t sdaaMemGetInfoCross(size_t *free, size_t *total)
+{
+	return mem_get_info(free, total, 1);
+}
+
+SDAA_API sdaaError_t sdaaPointerGetAttributes(struct sdaaPointerAttributes *attr,
+					      const void *ptr)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	struct block b;
+
+	if (!attr)
+		return sdaa_error(sdaaErrorInvalidValue);
+	memset(attr, 0, sizeof(*attr));
+	attr->device = attr->card = attr->coreGroup = -1;
+	attr->devicePointer = (void *)ptr;
+	if (!block_find((uintptr_t)ptr, &b))
+		return sdaaSuccess;	/* unregistered, as CUDA reports it */
+	attr->card = rt->cards[b.card].minor;
+	attr->type = b.region == DRM_SWAI_MEM_GLOBAL ? sdaaMemoryTypeCross :
+						       sdaaMemoryTypeLocal;
+	if (attr->type == sdaaMemoryTypeLocal)
+		attr->coreGroup = (int)b.region;
+	/* The logical device: the core group's, or the card's first visible. */
+	for (int i = 0; i < rt->ndevices; i++) {
+		if (rt->devices[i].card != &rt->cards[b.card])
+			continue;
+		if (attr->type == sdaaMemoryTypeCross ||
+		    rt->devices[i].cg == attr->coreGroup) {
+			attr->device = i;
+			break;
+		}
+	}
+	return sdaaSuccess;
+}
+
+/* Give every block back before the cards are closed (sdaa_enum.c, 200). */
+__attribute__((destructor(300))) static void memory_fini(void)
+{
+	for (int c = 0; c < MAX_CARDS; c++)
+		for (int r = 0; r < DRM_SWAI_MEM_REGIONS; r++)
+			if (mem.pools[c][r].ready)
+				sdaa_suballoc_fini(&mem.pools[c][r].sa);
+	if (mem.va_ready)
+		sdaa_suballoc_fini(&mem.va);
+	free(mem.blocks);
+}
