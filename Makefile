@@ -65,7 +65,7 @@ $(LIBSDAA): $(RT_SRC) $(RT_HDR) runtime/libsdaa.map
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -fPIC -shared -fvisibility=hidden \
 		-Wl,-soname,libsdaa.so.$(SDAA_SOVER) -Wl,--version-script=runtime/libsdaa.map \
-		-Wl,--no-undefined -o $@ $(RT_SRC) $(DRM_LIBS) -lpthread
+		-Wl,--no-undefined -o $@ $(RT_SRC) $(DRM_LIBS) -lnuma -lpthread
 	ln -sf libsdaa.so.$(SDAA_VER) $(B)/lib/libsdaa.so.$(SDAA_SOVER)
 	ln -sf libsdaa.so.$(SDAA_SOVER) $(B)/lib/libsdaa.so
 # In the build tree the .pc points at build/ and the source headers.
@@ -126,7 +126,7 @@ $(B)/tests/suballoc-test: runtime/tests/suballoc-test.c $(SUBALLOC_SRC) $(SUBALL
 $(B)/tests/sdaa-unit-test: runtime/tests/sdaa-unit-test.c $(RT_SRC) $(RT_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ runtime/tests/sdaa-unit-test.c $(RT_SRC) \
-		$(DRM_LIBS) -lpthread
+		$(DRM_LIBS) -lnuma -lpthread
 CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c
 CORE_HDR := tools/qemu/swai-core.h tools/qemu/swai-mmu.h tools/qemu/tests/fake-glue.h \
 	tools/testing/tap.h kernel/swai_regs.h

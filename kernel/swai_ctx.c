@@ -129,6 +129,7 @@ static const char *const swai_region_names[DRM_SWAI_MEM_REGIONS] = {
 	[DRM_SWAI_MEM_LOCAL(2)] = "local2",
 	[DRM_SWAI_MEM_LOCAL(3)] = "local3",
 	[DRM_SWAI_MEM_GLOBAL] = "global",
+	[DRM_SWAI_MEM_HOST] = "host",
 };
 
 /**
@@ -137,7 +138,8 @@ static const char *const swai_region_names[DRM_SWAI_MEM_REGIONS] = {
  * @file: the file
  *
  * Prints drm-total-<region> and drm-resident-<region> for every region the
- * card has; device memory is always resident and never shared.
+ * card has and for "host" (pinned host memory); both are always resident
+ * and never shared.
  */
 void swai_ctx_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -156,7 +158,8 @@ void swai_ctx_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			.resident = ctx->used[r],
 		};
 
-		if (r != DRM_SWAI_MEM_GLOBAL && r >= sdev->num_cg)
+		if (r >= sdev->num_cg && r != DRM_SWAI_MEM_GLOBAL &&
+		    r != DRM_SWAI_MEM_HOST)
 			continue;
 		drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT,
 				       swai_region_names[r]);

@@ -142,9 +142,10 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	/* MMU entries carry address bits 51:12 (SWAI_PTE_ADDR_MASK). */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(52));
 	if (ret) {
-		dev_err(dev, "no usable 64-bit DMA: %d\n", ret);
+		dev_err(dev, "no usable 52-bit DMA: %d\n", ret);
 		return ret;
 	}
 	/* Bus mastering is needed for MSI-X messages as well as for DMA. */

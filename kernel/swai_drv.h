@@ -52,7 +52,8 @@ struct swai_irq_vector {
  * @global_base: device address of Global-HBM
  * @partition_lock: serialises changes of the Local/Global switch with the
  *	region allocators: guards @pool, @region_size, @pool_local_mb,
- *	@num_objects and the per-context byte counters
+ *	@num_objects, @host_objects, @host_used and the per-context byte
+ *	counters
  * @irq_ok: the interrupt self-test passed
  * @irq_lock: serialises updates of @irq_enabled and SWAI_REG_IRQ_ENABLE
  * @irq_enabled: shadow of SWAI_REG_IRQ_ENABLE
@@ -69,7 +70,9 @@ struct swai_irq_vector {
  * @pool: allocator of each region (DRM_SWAI_MEM_*), NULL if it is empty
  * @region_size: capacity of each region in bytes under the current split
  * @pool_local_mb: Local-HBM MiB per CG the pools were built for
- * @num_objects: live buffer objects on the card
+ * @num_objects: live buffer objects in device memory on the card
+ * @host_objects: live DRM_SWAI_MEM_HOST objects (pinned host memory)
+ * @host_used: bytes of host memory pinned by them
  *
  * The geometry registers except SWAI_REG_LOCAL_PER_CG_MB are read-only and
  * cached at probe; the Local/Global split is read from the card on demand.
@@ -110,6 +113,8 @@ struct swai_device {
 	u64 region_size[DRM_SWAI_MEM_REGIONS];
 	u32 pool_local_mb;
 	u32 num_objects;
+	u32 host_objects;
+	u64 host_used;
 };
 
 static inline struct swai_device *to_swai_device(struct drm_device *drm)

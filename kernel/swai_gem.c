@@ -8,12 +8,24 @@
  * private to that file: flink names and PRIME export/import are refused, so
  * no other file can hold a handle, and drm_gem_mmap() lets only files with
  * a handle map it.  The CPU maps it from BAR2, write-combined.
+ *
+ * A DRM_SWAI_MEM_HOST object (BO_USERPTR) is instead a range of the
+ * creating process's memory, pinned long-term, charged to its
+ * RLIMIT_MEMLOCK (mm->pinned_vm, as RDMA's ib_umem does), DMA-mapped for
+ * the card and mapped into the context with SWAI_PTE_HOST entries.  It has
+ * no mmap offset: the process already has the memory.
  */
 
+#include <linux/capability.h>
 #include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -33,6 +45,43 @@
 #define SWAI_BO_SEGMENT		SZ_1M	/* ... with DRM_SWAI_BO_SEGMENT */
 #define SWAI_BO_VA_ALIGN	SZ_64K
 #define SWAI_ZERO_BATCH		64	/* pages between cond_resched() */
+#define SWAI_PIN_BATCH		(PAGE_SIZE / sizeof(struct page *))
+
+static struct device *swai_dma_dev(struct swai_device *sdev)
+{
+	return &sdev->pdev->dev;
+}
+
+/*
+ * Release what swai_ioctl_bo_userptr() set up for a host object, in reverse
+ * order; the device mapping is already gone.
+ */
+static void swai_bo_put_host(struct swai_device *sdev, struct swai_bo *bo)
+{
+	u64 size = bo->base.size;
+
+	if (bo->allocated) {
+		mutex_lock(&sdev->partition_lock);
+		bo->ctx->used[DRM_SWAI_MEM_HOST] -= size;
+		sdev->host_used -= size;
+		sdev->host_objects--;
+		mutex_unlock(&sdev->partition_lock);
+	}
+
+	if (bo->sgt_mapped)
+		dma_unmap_sgtable(swai_dma_dev(sdev), &bo->sgt,
+				  DMA_BIDIRECTIONAL, 0);
+	sg_free_table(&bo->sgt);
+	/* The card may have written to any of them. */
+	if (bo->npinned)
+		unpin_user_pages_dirty_lock(bo->pages, bo->npinned, true);
+	kvfree(bo->pages);
+
+	if (bo->mm) {
+		atomic64_sub(size >> PAGE_SHIFT, &bo->mm->pinned_vm);
+		mmdrop(bo->mm);
+	}
+}
 
 static void swai_bo_free(struct drm_gem_object *obj)
 {
@@ -48,7 +97,9 @@ static void swai_bo_free(struct drm_gem_object *obj)
 		mutex_unlock(&ctx->lock);
 	}
 
-	if (bo->allocated) {
+	if (bo->region == DRM_SWAI_MEM_HOST) {
+		swai_bo_put_host(sdev, bo);
+	} else if (bo->allocated) {
 		mutex_lock(&sdev->partition_lock);
 		swai_region_free(sdev, bo->region, bo->offset, obj->size);
 		ctx->used[bo->region] -= obj->size;
@@ -124,6 +175,12 @@ static const struct drm_gem_object_funcs swai_bo_funcs = {
 	.vm_ops	= &swai_bo_vm_ops,
 };
 
+/* Host objects have no mmap offset and no .mmap: drm_gem_mmap() refuses. */
+static const struct drm_gem_object_funcs swai_bo_host_funcs = {
+	.free	= swai_bo_free,
+	.export	= swai_bo_export,
+};
+
 /**
  * swai_gem_prime_import() - &drm_driver.gem_prime_import: refused
  * @drm: the DRM device
@@ -151,6 +208,26 @@ static void swai_bo_zero(struct swai_device *sdev, struct swai_bo *bo)
 	}
 }
 
+/* Map the DMA-mapped pages of host object @bo at its device VA. */
+static int swai_bo_map_host_pages(struct swai_bo *bo)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+	u64 off;
+	int ret;
+
+	for_each_sgtable_dma_sg(&bo->sgt, sg, i) {
+		for (off = 0; off < sg_dma_len(sg); off += PAGE_SIZE) {
+			ret = swai_mmu_map_host(bo->ctx, bo->va.start + bo->mapped,
+						sg_dma_address(sg) + off);
+			if (ret)
+				return ret;
+			bo->mapped += PAGE_SIZE;
+		}
+	}
+	return 0;
+}
+
 /*
  * Give @bo a device VA in its context, the one in @fixed_va if that is not
  * 0, and map every page there.
@@ -173,6 +250,10 @@ static int swai_bo_map(struct swai_device *sdev, struct swai_bo *bo, u64 fixed_v
 						 SWAI_BO_VA_ALIGN, 0,
 						 DRM_MM_INSERT_BEST);
 	}
+	if (!ret && bo->region == DRM_SWAI_MEM_HOST) {
+		ret = swai_bo_map_host_pages(bo);
+		goto out;
+	}
 	for (off = 0; !ret && off < bo->base.size; off += PAGE_SIZE) {
 		ret = swai_mmu_map(ctx, bo->va.start + off,
 				   swai_region_phys(sdev, bo->region,
@@ -180,6 +261,7 @@ static int swai_bo_map(struct swai_device *sdev, struct swai_bo *bo, u64 fixed_v
 		if (!ret)
 			bo->mapped = off + PAGE_SIZE;
 	}
+out:
 	mutex_unlock(&ctx->lock);
 	return ret;
 }
@@ -312,4 +394,149 @@ int swai_ioctl_bo_info(struct drm_device *drm, void *data,
 
 	drm_gem_object_put(obj);
 	return 0;
+}
+
+/*
+ * Charge @npages long-term pinned pages to the caller's mm, against its
+ * RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK, and keep the mm for the
+ * uncharge.
+ */
+static int swai_bo_charge(struct swai_bo *bo, unsigned long npages)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned;
+
+	pinned = atomic64_add_return(npages, &mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	mmgrab(mm);
+	bo->mm = mm;
+	return 0;
+}
+
+/* Pin the @npages user pages from @addr for writing by the card. */
+static int swai_bo_pin(struct swai_bo *bo, unsigned long addr,
+		       unsigned long npages)
+{
+	unsigned long n;
+	int ret;
+
+	while (bo->npinned < npages) {
+		n = min_t(unsigned long, npages - bo->npinned, SWAI_PIN_BATCH);
+		ret = pin_user_pages_fast(addr + (bo->npinned << PAGE_SHIFT), n,
+					  FOLL_WRITE | FOLL_LONGTERM,
+					  bo->pages + bo->npinned);
+		if (ret <= 0)
+			return ret ?: -EFAULT;
+		bo->npinned += ret;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * swai_ioctl_bo_userptr() - DRM_IOCTL_SWAI_BO_USERPTR
+ * @drm: the DRM device
+ * @data: struct drm_swai_bo_userptr
+ * @file: the caller, owner of the new object
+ *
+ * Return: 0, -EINVAL for a bad argument, -EFAULT if a page is not mapped
+ * writable, -ENOMEM (RLIMIT_MEMLOCK or host memory), -EEXIST if a fixed VA
+ * overlaps a mapping, -ENOSPC if the device address space has no room,
+ * -EOPNOTSUPP without DRM_SWAI_CAP_USERPTR, -ENODEV after unplug.
+ */
+int swai_ioctl_bo_userptr(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct swai_device *sdev = to_swai_device(drm);
+	struct drm_swai_bo_userptr *args = data;
+	struct swai_ctx *ctx = file->driver_priv;
+	struct device *dev = swai_dma_dev(sdev);
+	u64 size = args->size, fixed_va, end;
+	unsigned long npages;
+	struct swai_bo *bo;
+	u32 handle;
+	int idx, ret;
+
+	if (args->flags & ~DRM_SWAI_BO_FIXED_VA ||
+	    args->reserved[0] || args->reserved[1])
+		return -EINVAL;
+	if (!ctx)
+		return -EOPNOTSUPP;
+	if (!size || !PAGE_ALIGNED(size) || !PAGE_ALIGNED(args->addr) ||
+	    check_add_overflow(args->addr, size, &end) ||
+	    size > SWAI_VA_END - SWAI_VA_START)
+		return -EINVAL;
+	fixed_va = args->flags & DRM_SWAI_BO_FIXED_VA ? args->device_va : 0;
+	if ((args->flags & DRM_SWAI_BO_FIXED_VA) &&
+	    (!IS_ALIGNED(fixed_va, SWAI_BO_VA_ALIGN) || fixed_va < SWAI_VA_START ||
+	     fixed_va >= SWAI_VA_END || size > SWAI_VA_END - fixed_va))
+		return -EINVAL;
+	npages = size >> PAGE_SHIFT;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	swai_ctx_get(ctx);
+	bo->ctx = ctx;
+	bo->region = DRM_SWAI_MEM_HOST;
+	bo->base.funcs = &swai_bo_host_funcs;
+	drm_gem_private_object_init(drm, &bo->base, size);
+	/* From here on swai_bo_free() undoes whatever was done. */
+
+	ret = swai_bo_charge(bo, npages);
+	if (ret)
+		goto put;
+
+	bo->pages = kvmalloc_array(npages, sizeof(*bo->pages), GFP_KERNEL);
+	if (!bo->pages) {
+		ret = -ENOMEM;
+		goto put;
+	}
+	ret = swai_bo_pin(bo, args->addr, npages);
+	if (ret)
+		goto put;
+
+	mutex_lock(&sdev->partition_lock);
+	bo->allocated = true;
+	ctx->used[DRM_SWAI_MEM_HOST] += size;
+	sdev->host_used += size;
+	sdev->host_objects++;
+	mutex_unlock(&sdev->partition_lock);
+
+	ret = sg_alloc_table_from_pages_segment(&bo->sgt, bo->pages, npages, 0,
+						size, dma_get_max_seg_size(dev),
+						GFP_KERNEL);
+	if (ret)
+		goto put;
+	ret = dma_map_sgtable(dev, &bo->sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret)
+		goto put;
+	bo->sgt_mapped = true;
+
+	ret = swai_bo_map(sdev, bo, fixed_va);
+	if (ret)
+		goto put;
+
+	ret = drm_gem_handle_create(file, &bo->base, &handle);
+	if (ret)
+		goto put;
+
+	args->handle = handle;
+	args->device_va = bo->va.start;
+put:
+	drm_gem_object_put(&bo->base);
+out:
+	drm_dev_exit(idx);
+	return ret;
 }

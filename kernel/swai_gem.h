@@ -5,11 +5,14 @@
 #ifndef SWAI_GEM_H
 #define SWAI_GEM_H
 
+#include <linux/scatterlist.h>
 #include <linux/types.h>
 
 #include <drm/drm_gem.h>
 #include <drm/drm_mm.h>
 
+struct mm_struct;
+struct page;
 struct swai_ctx;
 
 /**
@@ -17,10 +20,17 @@ struct swai_ctx;
  * @base: the GEM object; base.size is the allocated size
  * @ctx: the context of the creating file (a reference), mapped at @va
  * @region: DRM_SWAI_MEM_*
- * @offset: offset of the memory in @region
- * @allocated: @offset is allocated from the region
+ * @offset: offset of the memory in @region (not DRM_SWAI_MEM_HOST)
+ * @allocated: @offset is allocated from the region, or for
+ *	DRM_SWAI_MEM_HOST the object is counted in the card's host totals
  * @va: the device-VA range in @ctx
  * @mapped: bytes of @va mapped so far
+ * @mm: DRM_SWAI_MEM_HOST: the mm whose pinned_vm the pages are charged to
+ *	(mmgrab()ed), NULL until charged
+ * @pages: DRM_SWAI_MEM_HOST: the pinned user pages
+ * @npinned: DRM_SWAI_MEM_HOST: entries of @pages pinned
+ * @sgt: DRM_SWAI_MEM_HOST: @pages, DMA-mapped if @sgt_mapped
+ * @sgt_mapped: @sgt is DMA-mapped for the card
  */
 struct swai_bo {
 	struct drm_gem_object base;
@@ -30,6 +40,11 @@ struct swai_bo {
 	bool allocated;
 	struct drm_mm_node va;
 	u64 mapped;
+	struct mm_struct *mm;
+	struct page **pages;
+	unsigned long npinned;
+	struct sg_table sgt;
+	bool sgt_mapped;
 };
 
 static inline struct swai_bo *to_swai_bo(struct drm_gem_object *obj)
@@ -43,5 +58,7 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 int swai_ioctl_bo_info(struct drm_device *drm, void *data,
 		       struct drm_file *file);
+int swai_ioctl_bo_userptr(struct drm_device *drm, void *data,
+			  struct drm_file *file);
 
 #endif /* SWAI_GEM_H */

@@ -191,7 +191,7 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 	if (sdev->hw_caps & SWAI_CAP_PARTITION)
 		caps |= DRM_SWAI_CAP_PARTITION;
 	if (sdev->has_memory)
-		caps |= DRM_SWAI_CAP_MEMORY;
+		caps |= DRM_SWAI_CAP_MEMORY | DRM_SWAI_CAP_USERPTR;
 
 	return caps;
 }

@@ -103,6 +103,7 @@ const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(SWAI_BO_INFO, swai_ioctl_bo_info, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_MEM_INFO, swai_ioctl_mem_info, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_VA_PROBE, swai_ioctl_va_probe, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_BO_USERPTR, swai_ioctl_bo_userptr, 0),
 };
 
 /*

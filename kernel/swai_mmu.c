@@ -4,7 +4,8 @@
  *
  * The context table (SWAI_MMU_CONTEXTS entries of 16 bytes) and the page
  * tables live in DMA-coherent host memory.  Each context has a three-level
- * tree of 4 KiB tables; level-2 entries map 4 KiB HBM pages read-write.
+ * tree of 4 KiB tables; level-2 entries map 4 KiB pages read-write, of HBM
+ * or (SWAI_PTE_HOST) of pinned host memory by DMA address.
  * Entries only ever go from invalid to valid without an invalidation; after
  * any entry is cleared the driver writes SWAI_REG_MMU_INVALIDATE before it
  * frees the table or reuses the page.
@@ -138,18 +139,12 @@ static void swai_ctx_table_set(struct swai_device *sdev, u32 asid, u64 val)
 	WRITE_ONCE(entry[0], cpu_to_le64(val));
 }
 
-/**
- * swai_mmu_map() - map one device page read-write
- * @ctx: the context, ctx->lock held
- * @va: page-aligned device VA, not mapped
- * @hbm_phys: page-aligned HBM-physical address
- *
- * Missing level-1 and level-2 tables are allocated and linked in.  No
- * invalidation is needed since only invalid entries become valid.
- *
- * Return: 0 or -ENOMEM.
+/*
+ * Make the level-2 entry of @va @pte, allocating and linking in missing
+ * level-1 and level-2 tables.  No invalidation is needed since only invalid
+ * entries become valid.
  */
-int swai_mmu_map(struct swai_ctx *ctx, u64 va, u64 hbm_phys)
+static int swai_mmu_map_pte(struct swai_ctx *ctx, u64 va, u64 pte)
 {
 	struct swai_device *sdev = ctx->sdev;
 	struct swai_pt *pt = ctx->root;
@@ -175,9 +170,38 @@ int swai_mmu_map(struct swai_ctx *ctx, u64 va, u64 hbm_phys)
 	if (WARN_ON(le64_to_cpu(pt->entries[i]) & SWAI_PTE_VALID))
 		return -EINVAL;
 	pt->valid++;
-	swai_pt_set(pt, i, (hbm_phys & SWAI_PTE_ADDR_MASK) | SWAI_PTE_WRITE |
-		    SWAI_PTE_VALID);
+	swai_pt_set(pt, i, pte);
 	return 0;
+}
+
+/**
+ * swai_mmu_map() - map one HBM page read-write
+ * @ctx: the context, ctx->lock held
+ * @va: page-aligned device VA, not mapped
+ * @hbm_phys: page-aligned HBM-physical address
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int swai_mmu_map(struct swai_ctx *ctx, u64 va, u64 hbm_phys)
+{
+	return swai_mmu_map_pte(ctx, va, (hbm_phys & SWAI_PTE_ADDR_MASK) |
+				SWAI_PTE_WRITE | SWAI_PTE_VALID);
+}
+
+/**
+ * swai_mmu_map_host() - map one page of host memory read-write
+ * @ctx: the context, ctx->lock held
+ * @va: page-aligned device VA, not mapped
+ * @dma: page-aligned DMA address of the host page, as the card sees it
+ *
+ * Return: 0, -EIO if the page table entry cannot hold @dma, or -ENOMEM.
+ */
+int swai_mmu_map_host(struct swai_ctx *ctx, u64 va, dma_addr_t dma)
+{
+	if ((u64)dma & ~SWAI_PTE_ADDR_MASK)
+		return -EIO;
+	return swai_mmu_map_pte(ctx, va, (u64)dma | SWAI_PTE_HOST |
+				SWAI_PTE_WRITE | SWAI_PTE_VALID);
 }
 
 /**
@@ -433,9 +457,12 @@ int swai_ioctl_va_probe(struct drm_device *drm, void *data,
 
 	args->result = 0;
 	args->reason = 0;
-	if (result & SWAI_MMU_PROBE_OK)
+	if (result & SWAI_MMU_PROBE_OK) {
 		args->result = DRM_SWAI_PROBE_MAPPED;
-	else
+		if (result & SWAI_MMU_PROBE_HOST)
+			args->result |= DRM_SWAI_PROBE_HOST;
+	} else {
 		args->reason = SWAI_MMU_PROBE_REASON(result);
+	}
 	return 0;
 }

@@ -18,6 +18,7 @@ void swai_mmu_hw_init(struct swai_device *sdev);
 int swai_mmu_ctx_init(struct swai_ctx *ctx);
 void swai_mmu_ctx_fini(struct swai_ctx *ctx);
 int swai_mmu_map(struct swai_ctx *ctx, u64 va, u64 hbm_phys);
+int swai_mmu_map_host(struct swai_ctx *ctx, u64 va, dma_addr_t dma);
 void swai_mmu_unmap(struct swai_ctx *ctx, u64 va, u64 size);
 void swai_mmu_fault_irq(struct swai_device *sdev);
 

@@ -311,7 +311,7 @@ int swai_ioctl_mem_info(struct drm_device *drm, void *data,
 
 	mutex_lock(&sdev->partition_lock);
 	out.contexts = atomic_read(&sdev->num_contexts);
-	out.objects = sdev->num_objects;
+	out.objects = sdev->num_objects + sdev->host_objects;
 	out.asid = ctx->asid;
 	for (r = 0; r < DRM_SWAI_MEM_REGIONS; r++) {
 		struct drm_swai_mem_region_info *ri = &out.region[r];
@@ -324,6 +324,9 @@ int swai_ioctl_mem_info(struct drm_device *drm, void *data,
 		ri->used_by_caller = ctx->used[r];
 		ri->largest_free = swai_region_largest_free(sdev, r);
 	}
+	/* Pinned host memory: bounded by the host and RLIMIT_MEMLOCK only. */
+	out.region[DRM_SWAI_MEM_HOST].used = sdev->host_used;
+	out.region[DRM_SWAI_MEM_HOST].used_by_caller = ctx->used[DRM_SWAI_MEM_HOST];
 	mutex_unlock(&sdev->partition_lock);
 
 	*args = out;

@@ -22,12 +22,18 @@ static const struct {
 	  "out of Global-HBM on this card: free memory, or give Global-HBM a "
 	  "larger share (swai.ko local_mb, DRM_IOCTL_SWAI_SET_PARTITION)" },
 	{ sdaaErrorHostMemoryAllocation, "sdaaErrorHostMemoryAllocation",
-	  "the runtime ran out of host memory" },
+	  "out of host memory" },
+	{ sdaaErrorMemlockLimit, "sdaaErrorMemlockLimit",
+	  "pinning host memory would exceed RLIMIT_MEMLOCK: raise it (ulimit -l, "
+	  "LimitMEMLOCK= in systemd, memlock in /etc/security/limits.conf)" },
+	{ sdaaErrorInvalidHostPointer, "sdaaErrorInvalidHostPointer",
+	  "not a pointer sdaaMallocHost returned, or already freed" },
 	{ sdaaErrorInvalidDevicePointer, "sdaaErrorInvalidDevicePointer",
 	  "not the start of a live allocation (a wrong pointer or a double free)" },
 	{ sdaaErrorWrongMemoryTier, "sdaaErrorWrongMemoryTier",
-	  "the pointer belongs to the other tier: free sdaaMalloc memory with "
-	  "sdaaFree and sdaaMallocCross memory with sdaaFreeCross" },
+	  "the pointer belongs to another tier: free sdaaMalloc memory with "
+	  "sdaaFree, sdaaMallocCross memory with sdaaFreeCross and "
+	  "sdaaMallocHost memory with sdaaFreeHost" },
 	{ sdaaErrorInitializationError, "sdaaErrorInitializationError",
 	  "the runtime could not initialise; run with SDAA_LOG_LEVEL=debug for details" },
 	{ sdaaErrorDriverNotLoaded, "sdaaErrorDriverNotLoaded",

@@ -24,22 +24,12 @@
 #include <xf86drm.h>
 
 #include "sdaa_internal.h"
+#include "sdaa_memory.h"
 #include "sdaa_suballoc.h"
 
 #define BLOCK		(2ULL << 20)		/* level-1 block */
 #define ALIGN		256ULL			/* every allocation */
-#define VA_START	(1ULL << 30)		/* the runtime's device addresses */
-#define VA_END		(1ULL << 39)		/* SWAI_MMU_VA_BITS */
-#define VA_ALIGN	(64ULL << 10)		/* the driver's mapping alignment */
 #define MAX_CARDS	64
-
-/* A level-1 block: one buffer object of one card. */
-struct block {
-	uint64_t va, len;
-	uint32_t handle;
-	int card;			/* index into sdaa_runtime.cards */
-	uint32_t region;		/* DRM_SWAI_MEM_* */
-};
 
 /* The level-2 allocator of one region of one card. */
 struct pool {
@@ -51,7 +41,7 @@ struct pool {
 
 static struct {
 	pthread_mutex_t lock;		/* blocks[], pool creation */
-	struct block *blocks;		/* sorted by va */
+	struct sdaa_block *blocks;		/* sorted by va */
 	size_t nblocks, cap;
 	struct pool pools[MAX_CARDS][DRM_SWAI_MEM_REGIONS];
 	struct sdaa_suballoc va;	/* process-wide device addresses */
@@ -63,11 +53,11 @@ static int va_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 {
 	int *given = ctx;
 
-	if (*given || min > VA_END - VA_START)
+	if (*given || min > SDAA_VA_END - SDAA_VA_START)
 		return -ENOMEM;
 	*given = 1;
-	*base = VA_START;
-	*len = VA_END - VA_START;
+	*base = SDAA_VA_START;
+	*len = SDAA_VA_END - SDAA_VA_START;
 	return 0;
 }
 
@@ -98,7 +88,7 @@ static size_t block_search(uint64_t va)
 }
 
 /* The block containing @va, copied to @out; 0 if there is none. */
-static int block_find(uint64_t va, struct block *out)
+int sdaa_block_find(uint64_t va, struct sdaa_block *out)
 {
 	size_t i;
 	int found;
@@ -112,14 +102,14 @@ static int block_find(uint64_t va, struct block *out)
 	return found;
 }
 
-static int block_insert(const struct block *b)
+int sdaa_block_insert(const struct sdaa_block *b)
 {
 	size_t i;
 
 	pthread_mutex_lock(&mem.lock);
 	if (mem.nblocks == mem.cap) {
 		size_t cap = mem.cap ? 2 * mem.cap : 64;
-		struct block *n = realloc(mem.blocks, cap * sizeof(*n));
+		struct sdaa_block *n = realloc(mem.blocks, cap * sizeof(*n));
 
 		if (!n) {
 			pthread_mutex_unlock(&mem.lock);
@@ -137,7 +127,7 @@ static int block_insert(const struct block *b)
 	return 0;
 }
 
-static void block_remove(uint64_t va)
+void sdaa_block_remove(uint64_t va)
 {
 	size_t i;
 
@@ -160,12 +150,12 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 		.placement = p->region,
 		.flags = DRM_SWAI_BO_SEGMENT | DRM_SWAI_BO_FIXED_VA,
 	};
-	struct block b;
+	struct sdaa_block b;
 	uint64_t va;
 	int ret;
 
 	c.size = min > BLOCK ? (min + BLOCK - 1) / BLOCK * BLOCK : BLOCK;
-	if (sdaa_suballoc_alloc(&mem.va, c.size, &va))
+	if (sdaa_va_alloc(c.size, &va))
 		return -ENOMEM;
 	c.device_va = va;
 	if (drmIoctl(card->fd, DRM_IOCTL_SWAI_BO_CREATE, &c)) {
@@ -173,15 +163,15 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 		sdaa_log(SDAA_LOG_DEBUG, "card %d region %u: no block of %llu bytes: %s",
 			 card->minor, p->region, (unsigned long long)c.size,
 			 strerror(errno));
-		sdaa_suballoc_free(&mem.va, va);
+		sdaa_va_free(va);
 		return ret;
 	}
-	b = (struct block){ va, c.size, c.handle, p->card, p->region };
-	if (block_insert(&b)) {
+	b = (struct sdaa_block){ va, c.size, c.handle, p->card, p->region };
+	if (sdaa_block_insert(&b)) {
 		struct drm_gem_close cl = { .handle = c.handle };
 
 		drmIoctl(card->fd, DRM_IOCTL_GEM_CLOSE, &cl);
-		sdaa_suballoc_free(&mem.va, va);
+		sdaa_va_free(va);
 		return -ENOMEM;
 	}
 	*base = va;
@@ -192,21 +182,41 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 static void pool_shrink(void *ctx, uint64_t base, uint64_t len)
 {
 	const struct pool *p = ctx;
-	struct block b;
+	struct sdaa_block b;
 
 	(void)len;
-	if (!block_find(base, &b))
+	if (!sdaa_block_find(base, &b))
 		return;
-	block_remove(base);
+	sdaa_block_remove(base);
 	{
 		struct drm_gem_close cl = { .handle = b.handle };
 
 		drmIoctl(sdaa_runtime()->cards[p->card].fd, DRM_IOCTL_GEM_CLOSE, &cl);
 	}
-	sdaa_suballoc_free(&mem.va, base);
+	sdaa_va_free(base);
 }
 
 static const struct sdaa_suballoc_ops pool_ops = { pool_grow, pool_shrink };
+
+/* Device addresses for a block of @len bytes, from the process-wide range. */
+int sdaa_va_alloc(uint64_t len, uint64_t *va)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&mem.lock);
+	if (!mem.va_ready) {
+		ret = sdaa_suballoc_init(&mem.va, &va_ops, &va_given,
+					 SDAA_VA_END - SDAA_VA_START, SDAA_VA_ALIGN);
+		mem.va_ready = !ret;
+	}
+	pthread_mutex_unlock(&mem.lock);
+	return ret ? ret : sdaa_suballoc_alloc(&mem.va, len, va);
+}
+
+void sdaa_va_free(uint64_t va)
+{
+	sdaa_suballoc_free(&mem.va, va);
+}
 
 /* The pool of the current device for a region kind; NULL with *err set. */
 static struct pool *current_pool(int cross, sdaaError_t *err)
@@ -230,12 +240,6 @@ static struct pool *current_pool(int cross, sdaaError_t *err)
 	}
 	p = &mem.pools[card][cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg)];
 	pthread_mutex_lock(&mem.lock);
-	if (!mem.va_ready) {
-		if (sdaa_suballoc_init(&mem.va, &va_ops, &va_given,
-				       VA_END - VA_START, VA_ALIGN))
-			goto oom;
-		mem.va_ready = 1;
-	}
 	if (!p->ready) {
 		p->card = card;
 		p->region = cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg);
@@ -279,13 +283,14 @@ static sdaaError_t malloc_tier(void **ptr, size_t size, int cross)
 static sdaaError_t free_tier(void *ptr, int cross)
 {
 	uint64_t va = (uintptr_t)ptr;
-	struct block b;
+	struct sdaa_block b;
 
 	if (!ptr)
 		return sdaaSuccess;
-	if (!block_find(va, &b))
+	if (!sdaa_block_find(va, &b))
 		return sdaa_error(sdaaErrorInvalidDevicePointer);
-	if ((b.region == DRM_SWAI_MEM_GLOBAL) != cross)
+	if (b.region == DRM_SWAI_MEM_HOST ||
+	    (b.region == DRM_SWAI_MEM_GLOBAL) != cross)
 		return sdaa_error(sdaaErrorWrongMemoryTier);
 	if (sdaa_suballoc_free(&mem.pools[b.card][b.region].sa, va))
 		return sdaa_error(sdaaErrorInvalidDevicePointer);
@@ -349,15 +354,26 @@ SDAA_API sdaaError_t sdaaPointerGetAttributes(struct sdaaPointerAttributes *attr
 					      const void *ptr)
 {
 	const struct sdaa_runtime *rt = sdaa_runtime();
-	struct block b;
+	struct sdaa_block b;
+	uint64_t hva;
 
 	if (!attr)
 		return sdaa_error(sdaaErrorInvalidValue);
 	memset(attr, 0, sizeof(*attr));
 	attr->device = attr->card = attr->coreGroup = -1;
 	attr->devicePointer = (void *)ptr;
-	if (!block_find((uintptr_t)ptr, &b))
+	if (sdaa_host_lookup((uintptr_t)ptr, &hva)) {
+		attr->type = sdaaMemoryTypeHost;
+		attr->hostPointer = (void *)ptr;
+		attr->devicePointer = (void *)(uintptr_t)hva;
+		return sdaaSuccess;
+	}
+	if (!sdaa_block_find((uintptr_t)ptr, &b))
 		return sdaaSuccess;	/* unregistered, as CUDA reports it */
+	if (b.region == DRM_SWAI_MEM_HOST) {
+		attr->type = sdaaMemoryTypeHost;	/* a host buffer's mapping */
+		return sdaaSuccess;
+	}
 	attr->card = rt->cards[b.card].minor;
 	attr->type = b.region == DRM_SWAI_MEM_GLOBAL ? sdaaMemoryTypeCross :
 						       sdaaMemoryTypeLocal;

@@ -6,7 +6,7 @@ dir=$(dirname "$0")
 [ "${1:-}" = --quick ] && export SWAI_LOAD_CYCLES=${SWAI_LOAD_CYCLES:-3}
 rc=0
 for t in swai_query_test swai_ioctl_test swai_smi_test sdaa_device_test swai_partition_test \
-		swai_mem_test sdaa_memory_test \
+		swai_mem_test sdaa_memory_test sdaa_host_test \
 		swai_load_test; do
 	echo "# === $t"
 	"$dir/$t" || rc=1

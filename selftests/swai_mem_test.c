@@ -416,6 +416,7 @@ TEST_F(mem, ioctl_fuzzing)
 	static const unsigned long cmds[] = {
 		DRM_IOCTL_SWAI_BO_CREATE, DRM_IOCTL_SWAI_BO_INFO,
 		DRM_IOCTL_SWAI_MEM_INFO, DRM_IOCTL_SWAI_VA_PROBE,
+		DRM_IOCTL_SWAI_BO_USERPTR,
 	};
 	uint64_t seed = 0x5a1a5a1a;
 	int bad = 0;
@@ -424,8 +425,9 @@ TEST_F(mem, ioctl_fuzzing)
 		union {
 			__u64 w[64];
 			struct drm_swai_bo_create c;
+			struct drm_swai_bo_userptr u;
 		} arg;
-		unsigned long cmd = cmds[splitmix64(&seed) % 4];
+		unsigned long cmd = cmds[splitmix64(&seed) % 5];
 		int e;
 
 		for (int k = 0; k < 64; k++)
@@ -441,11 +443,13 @@ TEST_F(mem, ioctl_fuzzing)
 		if (!ioctl(self->fd, cmd, &arg)) {
 			if (cmd == DRM_IOCTL_SWAI_BO_CREATE)
 				bo_close(self->fd, arg.c.handle);
+			if (cmd == DRM_IOCTL_SWAI_BO_USERPTR)
+				bo_close(self->fd, arg.u.handle);
 			continue;
 		}
 		e = errno;
 		if (e != EINVAL && e != ENOSPC && e != ENOENT && e != EFAULT &&
-		    e != ENOMEM) {
+		    e != ENOMEM && e != EEXIST) {
 			bad++;
 			TH_LOG("cmd %lx gave errno %d", cmd, e);
 		}

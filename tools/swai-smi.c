@@ -40,6 +40,7 @@ static const struct {
 	{ DRM_SWAI_CAP_MSIX, "msix" },
 	{ DRM_SWAI_CAP_PARTITION, "partition" },
 	{ DRM_SWAI_CAP_MEMORY, "memory" },
+	{ DRM_SWAI_CAP_USERPTR, "userptr" },
 };
 
 /* Open and query one card; on failure print why and return -1. */
@@ -137,7 +138,7 @@ static void pci_str(const struct drm_swai_query_device *q, char *buf, size_t len
 static void print_memory(const struct card *cards, int n)
 {
 	static const char *const names[DRM_SWAI_MEM_REGIONS] = {
-		"local0", "local1", "local2", "local3", "global",
+		"local0", "local1", "local2", "local3", "global", "host",
 	};
 	char a[32], b[32], c[32];
 

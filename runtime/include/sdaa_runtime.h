@@ -54,8 +54,12 @@ typedef enum sdaaError {
 	sdaaErrorCrossMemoryAllocation = 60,
 	/* Freed with the call of the other tier (sdaaFree vs sdaaFreeCross). */
 	sdaaErrorWrongMemoryTier = 61,
-	/* The runtime ran out of host memory for its own bookkeeping. */
+	/* Host memory ran out (sdaaMallocHost, or the runtime's own). */
 	sdaaErrorHostMemoryAllocation = 62,
+	/* Pinning host memory would exceed RLIMIT_MEMLOCK. */
+	sdaaErrorMemlockLimit = 63,
+	/* Not a pointer sdaaMallocHost returned (or already freed). */
+	sdaaErrorInvalidHostPointer = 64,
 	/* The card stopped answering (unplugged, driver unbound). */
 	sdaaErrorDeviceUnavailable = 46,
 	/* Anything else; the log (SDAA_LOG_LEVEL=debug) says more. */
@@ -90,14 +94,16 @@ enum sdaaMemoryType {
 	sdaaMemoryTypeUnregistered = 0,	/* not from libsdaa */
 	sdaaMemoryTypeLocal = 1,	/* Local-HBM of one core group (L1) */
 	sdaaMemoryTypeCross = 2,	/* Global-HBM of a card (L2) */
+	sdaaMemoryTypeHost = 3,		/* pinned host memory (sdaaMallocHost) */
 };
 
 struct sdaaPointerAttributes {
 	enum sdaaMemoryType type;
 	int device;		/* Local: its device; Cross: the card's first */
-	int card;		/* accel minor of the card, -1 if unregistered */
+	int card;		/* accel minor of the card; -1 for host, unregistered */
 	int coreGroup;		/* Local: its core group; else -1 */
-	void *devicePointer;	/* the pointer itself (device VA) */
+	void *devicePointer;	/* the device address (for host memory: its mapping) */
+	void *hostPointer;	/* host memory: the host address; else NULL */
 };
 
 const char *sdaaGetErrorString(sdaaError_t error);
@@ -131,6 +137,16 @@ sdaaError_t sdaaMemGetInfo(size_t *free, size_t *total);
 sdaaError_t sdaaMemGetInfoCross(size_t *free, size_t *total);
 sdaaError_t sdaaPointerGetAttributes(struct sdaaPointerAttributes *attr,
 				     const void *ptr);
+
+/*
+ * Pinned host memory on the NUMA node of the current device's card, mapped
+ * into every card the process uses at one device address
+ * (sdaaHostGetDevicePointer; flags must be 0).  Counts against
+ * RLIMIT_MEMLOCK (ulimit -l) unless the process has CAP_IPC_LOCK.
+ */
+sdaaError_t sdaaMallocHost(void **ptr, size_t size);
+sdaaError_t sdaaFreeHost(void *ptr);
+sdaaError_t sdaaHostGetDevicePointer(void **devPtr, void *hostPtr, unsigned int flags);
 
 #ifdef __cplusplus
 }

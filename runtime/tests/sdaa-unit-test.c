@@ -22,6 +22,7 @@ static const sdaaError_t all_errors[] = {
 	sdaaErrorInvalidDevice, sdaaErrorDeviceUnavailable, sdaaErrorUnknown,
 	sdaaErrorInvalidDevicePointer, sdaaErrorCrossMemoryAllocation,
 	sdaaErrorWrongMemoryTier, sdaaErrorHostMemoryAllocation,
+	sdaaErrorMemlockLimit, sdaaErrorInvalidHostPointer,
 };
 #define NERR (int)(sizeof(all_errors) / sizeof(all_errors[0]))
 
@@ -43,6 +44,7 @@ static void test_error_strings(void)
 	/* The strings say what to do next. */
 	CHECK(strstr(sdaaGetErrorString(sdaaErrorDriverNotLoaded), "modprobe swai"));
 	CHECK(strstr(sdaaGetErrorString(sdaaErrorNoPermission), "render"));
+	CHECK(strstr(sdaaGetErrorString(sdaaErrorMemlockLimit), "ulimit -l"));
 }
 
 static void *other_thread(void *arg)
@@ -133,6 +135,8 @@ static void test_null_arguments(void)
 	/* Freeing NULL is no error, as with free(). */
 	CHECK(sdaaFree(NULL) == sdaaSuccess);
 	CHECK(sdaaFreeCross(NULL) == sdaaSuccess);
+	CHECK(sdaaFreeHost(NULL) == sdaaSuccess);
+	CHECK(sdaaMallocHost(NULL, 64) == sdaaErrorInvalidValue);
 }
 
 static void test_versions(void)
@@ -171,8 +175,10 @@ static void test_no_driver(void)
 		CHECK(sdaaPointerGetAttributes(&a, &fr) == sdaaSuccess);
 		CHECK(a.type == sdaaMemoryTypeUnregistered && a.card == -1);
 		CHECK(sdaaFree(&fr) == sdaaErrorInvalidDevicePointer);
+		CHECK(sdaaMallocHost(&p, 4096) == sdaaErrorDriverNotLoaded && !p);
+		CHECK(sdaaFreeHost(&fr) == sdaaErrorInvalidHostPointer);
 	}
-	CHECK(sdaaGetLastError() == sdaaErrorInvalidDevicePointer);
+	CHECK(sdaaGetLastError() == sdaaErrorInvalidHostPointer);
 }
 
 static const struct tap_test tests[] = {

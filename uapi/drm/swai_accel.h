@@ -35,6 +35,7 @@ extern "C" {
 #define DRM_SWAI_BO_INFO		0x03
 #define DRM_SWAI_MEM_INFO		0x04
 #define DRM_SWAI_VA_PROBE		0x05
+#define DRM_SWAI_BO_USERPTR		0x06
 
 #define DRM_IOCTL_SWAI_QUERY_DEVICE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_DEVICE, \
@@ -50,6 +51,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_MEM_INFO, struct drm_swai_mem_info)
 #define DRM_IOCTL_SWAI_VA_PROBE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_VA_PROBE, struct drm_swai_va_probe)
+#define DRM_IOCTL_SWAI_BO_USERPTR \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_BO_USERPTR, struct drm_swai_bo_userptr)
 
 /*
  * Capabilities of the driver and card, reported in
@@ -60,6 +63,7 @@ extern "C" {
 #define DRM_SWAI_CAP_MSIX		_BITULL(1)	/* interrupts proven */
 #define DRM_SWAI_CAP_PARTITION		_BITULL(2)	/* SET_PARTITION */
 #define DRM_SWAI_CAP_MEMORY		_BITULL(3)	/* BO_*, MEM_INFO, VA_PROBE */
+#define DRM_SWAI_CAP_USERPTR		_BITULL(4)	/* BO_USERPTR, MEM_HOST */
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -146,12 +150,14 @@ struct drm_swai_set_partition {
 /*
  * Memory regions (tiers) of a card, the placement of a buffer object.
  * Local-HBM of core group cg is DRM_SWAI_MEM_LOCAL(cg); Global-HBM is shared
- * by all core groups.  drm_swai_mem_info has room for DRM_SWAI_MEM_SLOTS
- * regions; slots past the last defined region read 0.
+ * by all core groups; HOST is pinned host memory the card reaches over PCIe
+ * (DRM_IOCTL_SWAI_BO_USERPTR objects).  drm_swai_mem_info has room for
+ * DRM_SWAI_MEM_SLOTS regions; slots past the last defined region read 0.
  */
 #define DRM_SWAI_MEM_LOCAL(cg)		(cg)	/* cg < num_core_groups */
 #define DRM_SWAI_MEM_GLOBAL		4
-#define DRM_SWAI_MEM_REGIONS		5	/* defined regions */
+#define DRM_SWAI_MEM_HOST		5
+#define DRM_SWAI_MEM_REGIONS		6	/* defined regions */
 #define DRM_SWAI_MEM_SLOTS		8
 
 /* drm_swai_bo_create.flags */
@@ -194,6 +200,35 @@ struct drm_swai_bo_create {
 };
 
 /**
+ * struct drm_swai_bo_userptr - make host memory reachable by the card
+ *
+ * Pins the pages of [@addr, @addr + @size) (page aligned, mapped, writable)
+ * and maps them into the caller's device address space as a DRM_SWAI_MEM_HOST
+ * object: at @device_va with DRM_SWAI_BO_FIXED_VA (same rules as BO_CREATE),
+ * else where the driver picks.  Pinned pages count against the caller's
+ * RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK.  The pages are unpinned when the
+ * object goes (GEM_CLOSE, close, exit).  Errors: -EINVAL (alignment, size 0,
+ * flags other than FIXED_VA, non-zero reserved), -EFAULT (a page not mapped
+ * writable), -ENOMEM (RLIMIT_MEMLOCK would be exceeded, or no memory),
+ * -EEXIST (FIXED_VA overlaps a mapping).  Objects of this kind have no
+ * mmap_offset: the caller already has the memory.
+ */
+struct drm_swai_bo_userptr {
+	/** @addr: in, page-aligned user address. */
+	__u64 addr;
+	/** @size: in, bytes, a multiple of the page size. */
+	__u64 size;
+	/** @flags: in, 0 or DRM_SWAI_BO_FIXED_VA. */
+	__u32 flags;
+	/** @handle: out, GEM handle in the caller's file. */
+	__u32 handle;
+	/** @device_va: in with DRM_SWAI_BO_FIXED_VA; out, the mapping. */
+	__u64 device_va;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/**
  * struct drm_swai_bo_info - what a handle of the caller's is
  *
  * @mmap_offset is the offset to mmap() on the accel file to reach the
@@ -220,7 +255,10 @@ struct drm_swai_bo_info {
  * struct drm_swai_mem_region_info - one region in drm_swai_mem_info
  */
 struct drm_swai_mem_region_info {
-	/** @capacity: bytes the region has under the current split. */
+	/**
+	 * @capacity: bytes the region has under the current split; 0 for
+	 * HOST, which only the host and RLIMIT_MEMLOCK bound.
+	 */
 	__u64 capacity;
 	/** @used: bytes allocated in it by all processes. */
 	__u64 used;
@@ -251,6 +289,7 @@ struct drm_swai_mem_info {
 /* drm_swai_va_probe.flags (in) and .result (out) */
 #define DRM_SWAI_PROBE_WRITE		0x1U	/* in: as a write */
 #define DRM_SWAI_PROBE_MAPPED		0x1U	/* out: translated */
+#define DRM_SWAI_PROBE_HOST		0x2U	/* out: a host page */
 
 /**
  * struct drm_swai_va_probe - ask the card whether it would translate @va

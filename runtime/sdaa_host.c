@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sdaa_host.c - pinned host memory: sdaaMallocHost, sdaaFreeHost,
+ * sdaaHostGetDevicePointer.
+ *
+ * The memory comes from libnuma on the NUMA node of the current device's
+ * card (where its PCIe link is), then every card the process uses pins and
+ * maps it (DRM_IOCTL_SWAI_BO_USERPTR) at one device address from the
+ * process-wide range, so the same device pointer works on every card, as
+ * CUDA's portable pinned memory does.  Pinning counts against
+ * RLIMIT_MEMLOCK; running into it is sdaaErrorMemlockLimit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "sdaa_internal.h"
+#include "sdaa_memory.h"
+
+#define MAX_CARDS 64
+
+/* One pinned buffer: its host range, device address and per-card handles. */
+struct host_buf {
+	uintptr_t host;
+	size_t len;
+	uint64_t va;
+	uint32_t handle[MAX_CARDS];
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct host_buf *bufs;		/* unsorted; frees are rare */
+	size_t n, cap;
+} host = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The NUMA node of @minor's PCI device, -1 if unknown. */
+static int card_node(int minor)
+{
+	char path[96];
+	int node = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/device/numa_node", minor);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &node) != 1)
+			node = -1;
+		fclose(f);
+	}
+	return node;
+}
+
+/* Unpin @b on the first @ncards cards. */
+static void unmap_cards(const struct host_buf *b, int ncards)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+
+	for (int c = 0; c < ncards; c++) {
+		struct drm_gem_close cl = { .handle = b->handle[c] };
+
+		drmIoctl(rt->cards[c].fd, DRM_IOCTL_GEM_CLOSE, &cl);
+	}
+}
+
+/* Why pinning failed, as a runtime error. */
+static sdaaError_t pin_error(int err)
+{
+	struct rlimit rl;
+
+	if (err == ENOMEM && !getrlimit(RLIMIT_MEMLOCK, &rl) &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		sdaa_log(SDAA_LOG_ERROR, "pinning exceeds RLIMIT_MEMLOCK (%llu bytes)",
+			 (unsigned long long)rl.rlim_cur);
+		return sdaaErrorMemlockLimit;
+	}
+	return sdaaErrorHostMemoryAllocation;
+}
+
+SDAA_API sdaaError_t sdaaMallocHost(void **ptr, size_t size)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct host_buf b = { 0 };
+	sdaaError_t err = sdaaSuccess;
+	int dev, node, c;
+	void *mem;
+
+	if (!ptr)
+		return sdaa_error(sdaaErrorInvalidValue);
+	*ptr = NULL;
+	if (rt->init_error)
+		return sdaa_error(rt->init_error);
+	if (!(rt->cards[0].q.capabilities & DRM_SWAI_CAP_USERPTR))
+		return sdaa_error(sdaaErrorInitializationError);
+	if (!size)
+		return sdaaSuccess;
+	if (size > SDAA_VA_END - SDAA_VA_START)
+		return sdaa_error(sdaaErrorHostMemoryAllocation);
+	b.len = (size + page - 1) / page * page;
+
+	sdaaGetDevice(&dev);
+	node = card_node(rt->devices[dev].card->minor);
+	mem = numa_available() >= 0 && node >= 0 ? numa_alloc_onnode(b.len, node) :
+						   numa_alloc_local(b.len);
+	if (!mem)
+		return sdaa_error(sdaaErrorHostMemoryAllocation);
+	b.host = (uintptr_t)mem;
+	if (sdaa_va_alloc(b.len, &b.va)) {
+		numa_free(mem, b.len);
+		return sdaa_error(sdaaErrorHostMemoryAllocation);
+	}
+	for (c = 0; c < rt->ncards && c < MAX_CARDS; c++) {
+		struct drm_swai_bo_userptr u = {
+			.addr = b.host, .size = b.len,
+			.flags = DRM_SWAI_BO_FIXED_VA, .device_va = b.va,
+		};
+
+		if (drmIoctl(rt->cards[c].fd, DRM_IOCTL_SWAI_BO_USERPTR, &u)) {
+			err = pin_error(errno);
+			break;
+		}
+		b.handle[c] = u.handle;
+	}
+	if (!err) {
+		struct sdaa_block blk = { b.va, b.len, 0, -1, DRM_SWAI_MEM_HOST };
+
+		pthread_mutex_lock(&host.lock);
+		if (host.n == host.cap) {
+			size_t cap = host.cap ? 2 * host.cap : 16;
+			struct host_buf *nb = realloc(host.bufs, cap * sizeof(*nb));
+
+			if (nb) {
+				host.bufs = nb;
+				host.cap = cap;
+			}
+		}
+		if (host.n < host.cap && !sdaa_block_insert(&blk))
+			host.bufs[host.n++] = b;
+		else
+			err = sdaaErrorHostMemoryAllocation;
+		pthread_mutex_unlock(&host.lock);
+	}
+	if (err) {
+		unmap_cards(&b, c);
+		sdaa_va_free(b.va);
+		numa_free(mem, b.len);
+		return sdaa_error(err);
+	}
+	*ptr = mem;
+	return sdaaSuccess;
+}
+
+SDAA_API sdaaError_t sdaaFreeHost(void *ptr)
+{
+	struct host_buf b;
+	size_t i;
+
+	if (!ptr)
+		return sdaaSuccess;
+	pthread_mutex_lock(&host.lock);
+	for (i = 0; i < host.n && host.bufs[i].host != (uintptr_t)ptr; i++)
+		;
+	if (i == host.n) {
+		pthread_mutex_unlock(&host.lock);
+		return sdaa_error(sdaaErrorInvalidHostPointer);
+	}
+	b = host.bufs[i];
+	host.bufs[i] = host.bufs[--host.n];
+	pthread_mutex_unlock(&host.lock);
+
+	sdaa_block_remove(b.va);
+	unmap_cards(&b, sdaa_runtime()->ncards < MAX_CARDS ?
+			sdaa_runtime()->ncards : MAX_CARDS);
+	sdaa_va_free(b.va);
+	numa_free((void *)b.host, b.len);
+	return sdaaSuccess;
+}
+
+SDAA_API sdaaError_t sdaaHostGetDevicePointer(void **devPtr, void *hostPtr,
+					      unsigned int flags)
+{
+	uintptr_t h = (uintptr_t)hostPtr;
+	sdaaError_t err = sdaaErrorInvalidHostPointer;
+
+	if (!devPtr || flags)
+		return sdaa_error(sdaaErrorInvalidValue);
+	*devPtr = NULL;
+	pthread_mutex_lock(&host.lock);
+	for (size_t i = 0; i < host.n; i++) {
+		if (h >= host.bufs[i].host && h - host.bufs[i].host < host.bufs[i].len) {
+			*devPtr = (void *)(uintptr_t)(host.bufs[i].va + (h - host.bufs[i].host));
+			err = sdaaSuccess;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&host.lock);
+	return sdaa_error(err);
+}
+
+/* sdaaPointerGetAttributes' view of host pointers (sdaa_memory.c). */
+int sdaa_host_lookup(uintptr_t h, uint64_t *va)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&host.lock);
+	for (size_t i = 0; i < host.n && !found; i++) {
+		if (h >= host.bufs[i].host && h - host.bufs[i].host < host.bufs[i].len) {
+			*va = host.bufs[i].va + (h - host.bufs[i].host);
+			found = 1;
+		}
+	}
+	pthread_mutex_unlock(&host.lock);
+	return found;
+}
+
+/* Unpin first: before the memory layer (300) and the cards (200) go. */
+__attribute__((destructor(400))) static void host_fini(void)
+{
+	while (host.n)
+		sdaaFreeHost((void *)host.bufs[host.n - 1].host);
+	free(host.bufs);
+}
