@@ -173,6 +173,8 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_warn(dev, "local_mb=%d not applied (HBM is %u MiB per CG)\n",
 			 local_mb, sdev->hbm_per_cg_mb);
 
+	swai_region_debugfs_init(sdev);
+
 	ret = drm_dev_register(&sdev->drm, 0);
 	if (ret) {
 		dev_err(dev, "cannot register DRM device: %d\n", ret);

@@ -13,8 +13,10 @@
 #include <linux/bitmap.h>
 #include <linux/genalloc.h>
 #include <linux/math64.h>
+#include <linux/seq_file.h>
 #include <linux/sizes.h>
 
+#include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
@@ -286,6 +288,38 @@ u64 swai_region_largest_free(struct swai_device *sdev, u32 region)
 	return largest;
 }
 
+/*
+ * Fill @out with the card's regions, contexts and objects; the per-caller
+ * fields from @ctx when it is not NULL.
+ */
+static void swai_region_usage(struct swai_device *sdev, const struct swai_ctx *ctx,
+			      struct drm_swai_mem_info *out)
+{
+	unsigned int r;
+
+	memset(out, 0, sizeof(*out));
+	mutex_lock(&sdev->partition_lock);
+	out->contexts = atomic_read(&sdev->num_contexts);
+	out->objects = sdev->num_objects + sdev->host_objects;
+	out->asid = ctx ? ctx->asid : 0;
+	for (r = 0; r < DRM_SWAI_MEM_REGIONS; r++) {
+		struct drm_swai_mem_region_info *ri = &out->region[r];
+		struct gen_pool *pool = sdev->pool[r];
+
+		if (!pool)
+			continue;
+		ri->capacity = sdev->region_size[r];
+		ri->used = gen_pool_size(pool) - gen_pool_avail(pool);
+		ri->used_by_caller = ctx ? ctx->used[r] : 0;
+		ri->largest_free = swai_region_largest_free(sdev, r);
+	}
+	/* Pinned host memory: bounded by the host and RLIMIT_MEMLOCK only. */
+	out->region[DRM_SWAI_MEM_HOST].used = sdev->host_used;
+	out->region[DRM_SWAI_MEM_HOST].used_by_caller =
+		ctx ? ctx->used[DRM_SWAI_MEM_HOST] : 0;
+	mutex_unlock(&sdev->partition_lock);
+}
+
 /**
  * swai_ioctl_mem_info() - DRM_IOCTL_SWAI_MEM_INFO
  * @drm: the DRM device
@@ -298,37 +332,52 @@ u64 swai_region_largest_free(struct swai_device *sdev, u32 region)
 int swai_ioctl_mem_info(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
-	struct swai_device *sdev = to_swai_device(drm);
 	struct drm_swai_mem_info *args = data;
 	struct swai_ctx *ctx = file->driver_priv;
-	struct drm_swai_mem_info out = {};
-	unsigned int r;
 
 	if (args->flags || args->reserved[0] || args->reserved[1])
 		return -EINVAL;
 	if (!ctx)
 		return -EOPNOTSUPP;
 
-	mutex_lock(&sdev->partition_lock);
-	out.contexts = atomic_read(&sdev->num_contexts);
-	out.objects = sdev->num_objects + sdev->host_objects;
-	out.asid = ctx->asid;
-	for (r = 0; r < DRM_SWAI_MEM_REGIONS; r++) {
-		struct drm_swai_mem_region_info *ri = &out.region[r];
-		struct gen_pool *pool = sdev->pool[r];
-
-		if (!pool)
-			continue;
-		ri->capacity = sdev->region_size[r];
-		ri->used = gen_pool_size(pool) - gen_pool_avail(pool);
-		ri->used_by_caller = ctx->used[r];
-		ri->largest_free = swai_region_largest_free(sdev, r);
-	}
-	/* Pinned host memory: bounded by the host and RLIMIT_MEMLOCK only. */
-	out.region[DRM_SWAI_MEM_HOST].used = sdev->host_used;
-	out.region[DRM_SWAI_MEM_HOST].used_by_caller = ctx->used[DRM_SWAI_MEM_HOST];
-	mutex_unlock(&sdev->partition_lock);
-
-	*args = out;
+	swai_region_usage(to_swai_device(drm), ctx, args);
 	return 0;
+}
+
+static int swai_region_debugfs_show(struct seq_file *m, void *unused)
+{
+	static const char *const names[DRM_SWAI_MEM_REGIONS] = {
+		"local0", "local1", "local2", "local3", "global", "host",
+	};
+	struct drm_debugfs_entry *entry = m->private;
+	struct swai_device *sdev = to_swai_device(entry->dev);
+	struct drm_swai_mem_info mi;
+	unsigned int r;
+
+	swai_region_usage(sdev, NULL, &mi);
+	seq_printf(m, "%-8s %14s %14s %14s\n", "region", "capacity", "used",
+		   "largest_free");
+	for (r = 0; r < DRM_SWAI_MEM_REGIONS; r++) {
+		if (r < DRM_SWAI_MEM_GLOBAL && r >= sdev->num_cg)
+			continue;
+		seq_printf(m, "%-8s %14llu %14llu %14llu\n", names[r],
+			   mi.region[r].capacity, mi.region[r].used,
+			   mi.region[r].largest_free);
+	}
+	seq_printf(m, "contexts %u\nobjects %u\n", mi.contexts, mi.objects);
+	return 0;
+}
+
+/**
+ * swai_region_debugfs_init() - add "memory" to the card's debugfs directory
+ * @sdev: the card, before drm_dev_register()
+ *
+ * /sys/kernel/debug/accel/<PCI address>/memory shows each region's capacity, use
+ * and largest free range, and the live contexts and objects.
+ */
+void swai_region_debugfs_init(struct swai_device *sdev)
+{
+	if (sdev->has_memory)
+		drm_debugfs_add_file(&sdev->drm, "memory",
+				     swai_region_debugfs_show, NULL);
 }

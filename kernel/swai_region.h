@@ -24,4 +24,6 @@ u64 swai_region_largest_free(struct swai_device *sdev, u32 region);
 int swai_ioctl_mem_info(struct drm_device *drm, void *data,
 			struct drm_file *file);
 
+void swai_region_debugfs_init(struct swai_device *sdev);
+
 #endif /* SWAI_REGION_H */

@@ -127,6 +127,31 @@ TEST_F(mem, regions_match_geometry)
 	EXPECT_LT(mi->asid, 64u);
 }
 
+/* debugfs shows what MEM_INFO shows, for administrators. */
+TEST_F(mem, debugfs_memory_matches)
+{
+	char path[128], line[256], name[32];
+	unsigned long long cap, used, largest;
+	int regions = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/memory",
+		 self->card[0].bdf);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %llu %llu %llu", name, &cap, &used, &largest) != 4)
+			continue;
+		regions++;
+		if (!strcmp(name, "global"))
+			EXPECT_EQ(self->q.global_size, cap);
+		if (!strcmp(name, "local0"))
+			EXPECT_EQ(self->q.local_per_cg, cap);
+	}
+	fclose(f);
+	EXPECT_EQ(6, regions);		/* local0..3, global, host */
+}
+
 /* An object is mapped in its creator's context, page by page, and no further. */
 TEST_F(mem, create_maps_into_own_context)
 {
