@@ -266,6 +266,15 @@ out:
 	return ret;
 }
 
+/* The last steps of every create ioctl: map @bo, then give @file a handle. */
+static int swai_bo_publish(struct swai_device *sdev, struct swai_bo *bo,
+			   u64 fixed_va, struct drm_file *file, u32 *handle)
+{
+	int ret = swai_bo_map(sdev, bo, fixed_va);
+
+	return ret ? ret : drm_gem_handle_create(file, &bo->base, handle);
+}
+
 /**
  * swai_ioctl_bo_create() - DRM_IOCTL_SWAI_BO_CREATE
  * @drm: the DRM device
@@ -343,11 +352,7 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (ret)
 		goto put;
 
-	ret = swai_bo_map(sdev, bo, fixed_va);
-	if (ret)
-		goto put;
-
-	ret = drm_gem_handle_create(file, &bo->base, &handle);
+	ret = swai_bo_publish(sdev, bo, fixed_va, file, &handle);
 	if (ret)
 		goto put;
 
@@ -524,11 +529,7 @@ int swai_ioctl_bo_userptr(struct drm_device *drm, void *data,
 		goto put;
 	bo->sgt_mapped = true;
 
-	ret = swai_bo_map(sdev, bo, fixed_va);
-	if (ret)
-		goto put;
-
-	ret = drm_gem_handle_create(file, &bo->base, &handle);
+	ret = swai_bo_publish(sdev, bo, fixed_va, file, &handle);
 	if (ret)
 		goto put;
 
