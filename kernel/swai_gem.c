@@ -266,6 +266,33 @@ out:
 	return ret;
 }
 
+/* A fixed device VA must be 64 KiB aligned and @size must fit above it. */
+static bool swai_fixed_va_ok(u64 va, u64 size)
+{
+	return IS_ALIGNED(va, SWAI_BO_VA_ALIGN) && va >= SWAI_VA_START &&
+	       va < SWAI_VA_END && size <= SWAI_VA_END - va;
+}
+
+/*
+ * A new object of @ctx in @region, holding a reference on the context; the
+ * caller's reference to it is dropped with drm_gem_object_put().
+ */
+static struct swai_bo *swai_bo_new(struct drm_device *drm, struct swai_ctx *ctx,
+				   u32 region, const struct drm_gem_object_funcs *funcs,
+				   u64 size)
+{
+	struct swai_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+	if (!bo)
+		return NULL;
+	swai_ctx_get(ctx);
+	bo->ctx = ctx;
+	bo->region = region;
+	bo->base.funcs = funcs;
+	drm_gem_private_object_init(drm, &bo->base, size);
+	return bo;
+}
+
 /* The last steps of every create ioctl: map @bo, then give @file a handle. */
 static int swai_bo_publish(struct swai_device *sdev, struct swai_bo *bo,
 			   u64 fixed_va, struct drm_file *file, u32 *handle)
@@ -309,24 +336,17 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 		return -EINVAL;
 	size = round_up(args->size, align);
 	fixed_va = args->flags & DRM_SWAI_BO_FIXED_VA ? args->device_va : 0;
-	if ((args->flags & DRM_SWAI_BO_FIXED_VA) &&
-	    (!IS_ALIGNED(fixed_va, SWAI_BO_VA_ALIGN) || fixed_va < SWAI_VA_START ||
-	     fixed_va >= SWAI_VA_END || size > SWAI_VA_END - fixed_va))
+	if ((args->flags & DRM_SWAI_BO_FIXED_VA) && !swai_fixed_va_ok(fixed_va, size))
 		return -EINVAL;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = swai_bo_new(drm, ctx, region, &swai_bo_funcs, size);
 	if (!bo) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	swai_ctx_get(ctx);
-	bo->ctx = ctx;
-	bo->region = region;
-	bo->base.funcs = &swai_bo_funcs;
-	drm_gem_private_object_init(drm, &bo->base, size);
 	/* From here on swai_bo_free() undoes whatever was done. */
 
 	mutex_lock(&sdev->partition_lock);
@@ -478,25 +498,18 @@ int swai_ioctl_bo_userptr(struct drm_device *drm, void *data,
 	    size > SWAI_VA_END - SWAI_VA_START)
 		return -EINVAL;
 	fixed_va = args->flags & DRM_SWAI_BO_FIXED_VA ? args->device_va : 0;
-	if ((args->flags & DRM_SWAI_BO_FIXED_VA) &&
-	    (!IS_ALIGNED(fixed_va, SWAI_BO_VA_ALIGN) || fixed_va < SWAI_VA_START ||
-	     fixed_va >= SWAI_VA_END || size > SWAI_VA_END - fixed_va))
+	if ((args->flags & DRM_SWAI_BO_FIXED_VA) && !swai_fixed_va_ok(fixed_va, size))
 		return -EINVAL;
 	npages = size >> PAGE_SHIFT;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = swai_bo_new(drm, ctx, DRM_SWAI_MEM_HOST, &swai_bo_host_funcs, size);
 	if (!bo) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	swai_ctx_get(ctx);
-	bo->ctx = ctx;
-	bo->region = DRM_SWAI_MEM_HOST;
-	bo->base.funcs = &swai_bo_host_funcs;
-	drm_gem_private_object_init(drm, &bo->base, size);
 	/* From here on swai_bo_free() undoes whatever was done. */
 
 	ret = swai_bo_charge(bo, npages);
