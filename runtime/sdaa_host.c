@@ -160,6 +160,7 @@ SDAA_API sdaaError_t sdaaMallocHost(void **ptr, size_t size)
 
 SDAA_API sdaaError_t sdaaFreeHost(void *ptr)
 {
+	struct sdaa_block blk;
 	struct host_buf b;
 	size_t i;
 
@@ -176,7 +177,7 @@ SDAA_API sdaaError_t sdaaFreeHost(void *ptr)
 	host.bufs[i] = host.bufs[--host.n];
 	pthread_mutex_unlock(&host.lock);
 
-	sdaa_block_remove(b.va);
+	sdaa_block_take(b.va, &blk);
 	unmap_cards(&b, sdaa_runtime()->ncards < MAX_CARDS ?
 			sdaa_runtime()->ncards : MAX_CARDS);
 	sdaa_va_free(b.va);

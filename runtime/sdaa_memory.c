@@ -127,18 +127,22 @@ int sdaa_block_insert(const struct sdaa_block *b)
 	return 0;
 }
 
-void sdaa_block_remove(uint64_t va)
+int sdaa_block_take(uint64_t va, struct sdaa_block *out)
 {
+	int found;
 	size_t i;
 
 	pthread_mutex_lock(&mem.lock);
 	i = block_search(va);
-	if (i < mem.nblocks && mem.blocks[i].va == va) {
+	found = i < mem.nblocks && mem.blocks[i].va == va;
+	if (found) {
+		*out = mem.blocks[i];
 		memmove(&mem.blocks[i], &mem.blocks[i + 1],
 			(mem.nblocks - i - 1) * sizeof(mem.blocks[0]));
 		mem.nblocks--;
 	}
 	pthread_mutex_unlock(&mem.lock);
+	return found;
 }
 
 /* Level 1 for a pool: a new block of its region, at an address of ours. */
@@ -184,15 +188,13 @@ static void pool_shrink(void *ctx, uint64_t base, uint64_t len)
 	const struct pool *p = ctx;
 	struct sdaa_block b;
 
-	(void)len;
-	if (!sdaa_block_find(base, &b))
-		return;
-	sdaa_block_remove(base);
-	{
-		struct drm_gem_close cl = { .handle = b.handle };
+	struct drm_gem_close cl;
 
-		drmIoctl(sdaa_runtime()->cards[p->card].fd, DRM_IOCTL_GEM_CLOSE, &cl);
-	}
+	(void)len;
+	if (!sdaa_block_take(base, &b))
+		return;
+	cl = (struct drm_gem_close){ .handle = b.handle };
+	drmIoctl(sdaa_runtime()->cards[p->card].fd, DRM_IOCTL_GEM_CLOSE, &cl);
 	sdaa_va_free(base);
 }
 
@@ -239,13 +241,16 @@ static struct pool *current_pool(int cross, sdaaError_t *err)
 		return NULL;
 	}
 	p = &mem.pools[card][cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg)];
+	/* Every sdaaMalloc passes here: only the first one for a pool locks. */
+	if (__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE))
+		return p;
 	pthread_mutex_lock(&mem.lock);
 	if (!p->ready) {
 		p->card = card;
 		p->region = cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg);
 		if (sdaa_suballoc_init(&p->sa, &pool_ops, p, BLOCK, ALIGN))
 			goto oom;
-		p->ready = 1;
+		__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&mem.lock);
 	return p;

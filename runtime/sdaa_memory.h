@@ -25,7 +25,8 @@ int sdaa_va_alloc(uint64_t len, uint64_t *va);
 void sdaa_va_free(uint64_t va);
 
 int sdaa_block_insert(const struct sdaa_block *b);
-void sdaa_block_remove(uint64_t va);
+/* Remove the block starting at @va, copied to @out; 0 if there is none. */
+int sdaa_block_take(uint64_t va, struct sdaa_block *out);
 /* The block containing @va, copied to @out; 0 if there is none. */
 int sdaa_block_find(uint64_t va, struct sdaa_block *out);
 
