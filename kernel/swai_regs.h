@@ -73,6 +73,8 @@
 #define SWAI_CAP_PARTITION		BIT(2)	/* LOCAL_PER_CG_MB writable */
 #define SWAI_CAP_SWI			BIT(3)	/* IRQ_RAISE test interrupts */
 #define SWAI_CAP_MMU			BIT(4)	/* device MMU, SWAI_REG_MMU_* */
+#define SWAI_CAP_QUEUES			BIT(5)	/* command processor, SWAI_Q_* */
+#define SWAI_CAP_TIMING			BIT(6)	/* timing model, SWAI_REG_T_* */
 
 /* SWAI_REG_STATUS bits */
 #define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
@@ -159,21 +161,118 @@
 #define SWAI_MMU_PROBE_DONE		BIT(3)	/* RESULT: probe finished */
 #define SWAI_MMU_PROBE_REASON(x)	(((x) >> 4) & 0xf)	/* if !OK */
 
-/* --- Per core-group command queues (one block of 0x100 per CG) --- */
+/*
+ * --- Per core-group command queues (one block of 0x100 per CG) ---
+ * Queue cg is a ring of SWAI_Q_RING_SIZE job descriptors (struct
+ * swai_hw_desc, 64 bytes each) in host memory at the DMA address
+ * RING_HI:LO.  The driver fills entries and advances TAIL (the doorbell);
+ * the MPE command processor reads entries at HEAD, runs each job's
+ * core-group program (uapi/drm/swai_program.h) on core group cg, writes a
+ * struct swai_hw_completion to the descriptor's completion address, sets
+ * COMPLETED to the descriptor's seqno and raises SWAI_IRQ_QUEUE(cg).
+ * The MPE runs on its own thread: registers only latch, work goes on while
+ * the guest runs.  Writing SWAI_Q_CTRL_RESET drops the job in flight
+ * (completed with SWAI_JOB_ERR_RESET) and every entry up to TAIL (HEAD :=
+ * TAIL, their completions are not written); the bit reads back 0 when done.
+ */
 #define SWAI_QUEUE_BASE			0x1000
 #define SWAI_QUEUE_STRIDE		0x0100
 #define SWAI_QUEUE_REG(cg, r)		(SWAI_QUEUE_BASE + \
 					 (cg) * SWAI_QUEUE_STRIDE + (r))
-#define SWAI_Q_RING_LO			0x00	/* ring base, device address */
+#define SWAI_Q_RING_LO			0x00	/* ring base, host DMA address */
 #define SWAI_Q_RING_HI			0x04
 #define SWAI_Q_RING_SIZE		0x08	/* entries, power of two */
 #define SWAI_Q_CTRL			0x0c	/* SWAI_Q_CTRL_* */
 #define SWAI_Q_HEAD			0x10	/* RO: next entry the card reads */
 #define SWAI_Q_TAIL			0x14	/* doorbell: next free entry */
 #define SWAI_Q_STATUS			0x18	/* RO: SWAI_Q_STATUS_* */
+#define SWAI_Q_COMPLETED_LO		0x20	/* RO: seqno of last completion */
+#define SWAI_Q_COMPLETED_HI		0x24
+#define SWAI_Q_CLOCK_LO			0x28	/* RO: CG modeled clock, ns */
+#define SWAI_Q_CLOCK_HI			0x2c
+#define SWAI_Q_JOBS			0x30	/* RO: jobs completed since reset */
+#define SWAI_Q_FENCES			0x34	/* RO: FENCE insns executed */
+
+#define SWAI_Q_RING_MIN			2
+#define SWAI_Q_RING_MAX			4096
 
 #define SWAI_Q_CTRL_ENABLE		BIT(0)
+#define SWAI_Q_CTRL_RESET		BIT(1)	/* self-clearing */
 #define SWAI_Q_STATUS_ENABLED		BIT(0)
-#define SWAI_Q_STATUS_IDLE		BIT(1)
+#define SWAI_Q_STATUS_IDLE		BIT(1)	/* no job in flight, ring empty */
+#define SWAI_Q_STATUS_BAD_RING		BIT(2)	/* ring unreadable or size bad */
+
+/* struct swai_hw_desc.flags: debug features used for fault injection. */
+#define SWAI_DESC_INJECT_HANG		BIT(0)	/* never finish: spin until reset */
+#define SWAI_DESC_INJECT_MMU_FAULT	BIT(1)	/* first access faults */
+#define SWAI_DESC_INJECT_DMA_FAIL	BIT(2)	/* first transfer fails */
+#define SWAI_DESC_FLAGS_ALL		0x7U
+
+/* struct swai_hw_completion.status: how a job ended. */
+#define SWAI_JOB_OK			0
+#define SWAI_JOB_ERR_ILLEGAL		1	/* unknown op, bad flags/dtype */
+#define SWAI_JOB_ERR_LDM		2	/* LDM range outside the CG's LDM */
+#define SWAI_JOB_ERR_MMU		3	/* an access did not translate */
+#define SWAI_JOB_ERR_RESET		4	/* queue reset while in flight */
+#define SWAI_JOB_ERR_PROGRAM		5	/* program fetch failed / bad size */
+#define SWAI_JOB_ERR_DMA		6	/* a transfer failed on the bus */
+#define SWAI_JOB_ERR_ALIGN		7	/* misaligned operand */
+#define SWAI_JOB_ERR_FOREIGN		8	/* another CG's Local-HBM */
+#define SWAI_JOB_ERR_MAX		8
+
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+
+/*
+ * A job descriptor, one ring entry, written by the driver.  Little endian.
+ * The program (prog_size bytes of struct swai_insn) is fetched through the
+ * MMU in context asid.  The job starts, in modeled time, no earlier than
+ * not_before_ns + the launch cost and no earlier than the end of the
+ * previous job of the queue.
+ */
+struct swai_hw_desc {
+	__u64 seqno;		/* echoed in COMPLETED and the completion */
+	__u32 asid;		/* MMU context of every access */
+	__u32 flags;		/* SWAI_DESC_* */
+	__u64 prog_va;		/* device VA of the program */
+	__u32 prog_size;	/* bytes, a multiple of sizeof(struct swai_insn) */
+	__u32 pad;
+	__u64 not_before_ns;	/* modeled time the host launched the job */
+	__u64 completion;	/* host DMA address of swai_hw_completion */
+	__u64 rsvd[2];
+};
+
+/* Written by the card when a job ends (not for jobs dropped by RESET). */
+struct swai_hw_completion {
+	__u64 seqno;
+	__u32 status;		/* SWAI_JOB_* */
+	__u32 error_pc;		/* index of the failing instruction */
+	__u64 fault_va;		/* failing device VA (MMU, FOREIGN, DMA) */
+	__u64 start_ns;		/* modeled start, card clock */
+	__u64 end_ns;		/* modeled end */
+	__u64 wall_ns;		/* host time the card spent on the job */
+	__u64 bytes;		/* bytes moved by the job's transfers */
+	__u32 insns;		/* instructions executed */
+	__u32 pad;
+};
+#endif
+
+/*
+ * --- Timing model (RO, the card's QEMU properties; datasheet §14) ---
+ * Bandwidths in MB/s (10^6 bytes per second), costs in ns.  CLOCK is the
+ * card's modeled time: the latest modeled end of any job since reset.
+ */
+#define SWAI_REG_T_RING_MBPS		0x0200	/* per CG port to Global-HBM */
+#define SWAI_REG_T_LOCAL_MBPS		0x0204	/* per CG, LDM <-> Local-HBM */
+#define SWAI_REG_T_PCIE_MBPS		0x0208	/* host link, each direction */
+#define SWAI_REG_T_LDM_MBPS		0x020c	/* per CG, REDUCE in LDM */
+#define SWAI_REG_T_LAUNCH_NS		0x0210	/* host launch, per job */
+#define SWAI_REG_T_SYNC_NS		0x0214	/* host-mediated sync */
+#define SWAI_REG_T_STEP_NS		0x0218	/* per COPY (collective step) */
+#define SWAI_REG_T_BARRIER_NS		0x021c	/* on-card BARRIER/WAIT wakeup */
+#define SWAI_REG_T_DMA_NS		0x0220	/* per DMA_GET/DMA_PUT command */
+#define SWAI_REG_T_RING_TOTAL_MBPS	0x0224	/* whole ring, all CGs */
+#define SWAI_REG_CLOCK_LO		0x0228	/* RO: card modeled time, ns */
+#define SWAI_REG_CLOCK_HI		0x022c
 
 #endif /* SWAI_REGS_H */

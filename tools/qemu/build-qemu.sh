@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 log() { printf 'build-qemu: %s\n' "$*" >&2; }
 
 hash=$(cd "$here" && cat build-qemu.sh meson.build swai*.c swai*.h ../../kernel/swai_regs.h \
-	2>/dev/null | sha256sum | cut -c1-16)
+	../../uapi/drm/swai_program.h 2>/dev/null | sha256sum | cut -c1-16)
 ver=$(apt-cache showsrc -t bookworm-backports qemu 2>/dev/null |
 	awk '/^Version:/{print $2}' | sort -V | tail -n1)
 [ -n "$ver" ] || { log "no qemu source package in bookworm-backports"; exit 1; }
@@ -50,7 +50,8 @@ fi
 # Sync the device model into the tree (only files that changed, so ninja rebuilds
 # only what it must).
 mkdir -p "$qdir/src/hw/misc/swai"
-for f in "$here"/swai*.c "$here"/swai*.h "$here"/../../kernel/swai_regs.h "$here"/meson.build; do
+for f in "$here"/swai*.c "$here"/swai*.h "$here"/../../kernel/swai_regs.h \
+	"$here"/../../uapi/drm/swai_program.h "$here"/meson.build; do
 	cmp -s "$f" "$qdir/src/hw/misc/swai/$(basename "$f")" || cp "$f" "$qdir/src/hw/misc/swai/"
 done
 

@@ -24,6 +24,7 @@ void swai_props_init(struct swai_props *p)
     p->local_mb = SWAI_LOCAL_MB_AUTO;
     p->cpes = 32;
     p->ldm_kb = 256;
+    swai_timing_props_init(&p->t);
 }
 
 const char *swai_props_validate(struct swai_props *p)
@@ -47,7 +48,7 @@ const char *swai_props_validate(struct swai_props *p)
     if (p->local_mb % SWAI_PART_ALIGN_MB) {
         return "local-mb must be a multiple of the partition granule";
     }
-    return NULL;
+    return swai_timing_props_validate(&p->t);
 }
 
 /* --- interrupts --- */
@@ -102,7 +103,7 @@ static void load_defaults(struct swai_core *s)
     s->irq_status = SWAI_IRQ_RESET_DONE;
     s->irq_enable = 0;
     s->work = 0;
-    memset(s->q, 0, sizeof(s->q));
+    swai_cp_reset(s);     /* every job dropped, no completions */
     swai_mmu_reset(&s->mmu);
 }
 
@@ -114,6 +115,17 @@ void swai_core_init(struct swai_core *s, const struct swai_props *p,
     s->ops = ops;
     s->opaque = opaque;
     load_defaults(s);
+}
+
+void swai_core_attach(struct swai_core *s, uint8_t *hbm, uint8_t *ldm)
+{
+    s->hbm = hbm;
+    s->ldm = ldm;
+}
+
+uint64_t swai_core_ldm_bytes(const struct swai_core *s)
+{
+    return (uint64_t)s->props.cpes * s->props.ldm_kb * 1024;
 }
 
 void swai_core_reset(struct swai_core *s)
@@ -187,64 +199,6 @@ bool swai_core_translate(const struct swai_core *s, unsigned cg,
 
 /* --- registers --- */
 
-static bool queue_decode(uint64_t off, unsigned *cg, unsigned *r)
-{
-    if (off < SWAI_QUEUE_BASE || off >= SWAI_QUEUE_REG(SWAI_NUM_CG, 0)) {
-        return false;
-    }
-    *cg = (off - SWAI_QUEUE_BASE) / SWAI_QUEUE_STRIDE;
-    *r = (off - SWAI_QUEUE_BASE) % SWAI_QUEUE_STRIDE;
-    return true;
-}
-
-static uint32_t queue_read(const struct swai_queue *q, unsigned r)
-{
-    switch (r) {
-    case SWAI_Q_RING_LO:
-        return q->ring_lo;
-    case SWAI_Q_RING_HI:
-        return q->ring_hi;
-    case SWAI_Q_RING_SIZE:
-        return q->ring_size;
-    case SWAI_Q_CTRL:
-        return q->ctrl;
-    case SWAI_Q_HEAD:
-        return q->head;
-    case SWAI_Q_TAIL:
-        return q->tail;
-    case SWAI_Q_STATUS:
-        /* No command processor yet: an enabled queue is always idle. */
-        return (q->ctrl & SWAI_Q_CTRL_ENABLE ? SWAI_Q_STATUS_ENABLED : 0) |
-               SWAI_Q_STATUS_IDLE;
-    default:
-        return 0;
-    }
-}
-
-/* Returns false for a register that cannot be written. */
-static bool queue_write(struct swai_queue *q, unsigned r, uint32_t v)
-{
-    switch (r) {
-    case SWAI_Q_RING_LO:
-        q->ring_lo = v;
-        return true;
-    case SWAI_Q_RING_HI:
-        q->ring_hi = v;
-        return true;
-    case SWAI_Q_RING_SIZE:
-        q->ring_size = v;   /* checked when the command processor arrives */
-        return true;
-    case SWAI_Q_CTRL:
-        q->ctrl = v & SWAI_Q_CTRL_ENABLE;
-        return true;
-    case SWAI_Q_TAIL:
-        q->tail = v;        /* doorbell: nothing consumes it yet */
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool access_ok(uint64_t off, unsigned size)
 {
     return size == 4 && !(off & 3) && off < SWAI_MMIO_SIZE;
@@ -253,16 +207,12 @@ static bool access_ok(uint64_t off, unsigned size)
 /* Reads never have side effects; undefined offsets read as 0. */
 uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size)
 {
-    unsigned cg, r;
     uint32_t v;
 
     if (!access_ok(off, size)) {
         return 0;
     }
-    if (queue_decode(off, &cg, &r)) {
-        return queue_read(&s->q[cg], r);
-    }
-    if (swai_mmu_mmio_read(s, off, &v)) {
+    if (swai_cp_mmio_read(s, off, &v) || swai_mmu_mmio_read(s, off, &v)) {
         return v;
     }
 
@@ -273,7 +223,8 @@ uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size)
         return SWAI_HW_VERSION;
     case SWAI_REG_CAPS:
         return SWAI_CAP_MSIX | SWAI_CAP_APERTURE | SWAI_CAP_PARTITION |
-               SWAI_CAP_SWI | SWAI_CAP_MMU;
+               SWAI_CAP_SWI | SWAI_CAP_MMU | SWAI_CAP_QUEUES |
+               SWAI_CAP_TIMING;
     case SWAI_REG_STATUS:
         return s->status;
     case SWAI_REG_SCRATCH:
@@ -331,7 +282,6 @@ void swai_core_mmio_write(struct swai_core *s, uint64_t off, uint64_t val,
 {
     uint32_t v = (uint32_t)val;
     uint32_t was;
-    unsigned cg, r;
 
     /* A reset in flight owns the device: drop writes until READY. */
     if (s->work & SWAI_WORK_RESET) {
@@ -341,13 +291,7 @@ void swai_core_mmio_write(struct swai_core *s, uint64_t off, uint64_t val,
         set_error(s, SWAI_ERR_BAD_ACCESS);
         return;
     }
-    if (queue_decode(off, &cg, &r)) {
-        if (!queue_write(&s->q[cg], r, v)) {
-            set_error(s, SWAI_ERR_BAD_ACCESS);
-        }
-        return;
-    }
-    if (swai_mmu_mmio_write(s, off, v)) {
+    if (swai_cp_mmio_write(s, off, v) || swai_mmu_mmio_write(s, off, v)) {
         return;
     }
 

@@ -10,7 +10,11 @@
  *
  * Threading: the glue calls every function under the BQL, so the core keeps
  * no locks.  MMIO handlers only update registers; anything slow is recorded
- * in 'work' and done by swai_core_bh() after ops->kick().
+ * in 'work' and done by swai_core_bh() after ops->kick(), or is queue work
+ * done by swai_cp_step() on the glue's MPE thread after ops->wake().  The
+ * one exception: swai_cp_step() moves a chunk of data with the lock
+ * dropped (ops->unlock/lock), touching only memory (HBM, LDM, host) and
+ * a copy of the job, and checks for a reset when it has the lock again.
  */
 #ifndef SWAI_CORE_H
 #define SWAI_CORE_H
@@ -20,7 +24,9 @@
 #include <stdint.h>
 
 #include "swai_regs.h"
+#include "swai-cp.h"
 #include "swai-mmu.h"
+#include "swai-timing.h"
 
 /* Property limits; realize reports a violation with the message below. */
 #define SWAI_HBM_MB_MIN     1
@@ -37,27 +43,31 @@ struct swai_props {
     uint32_t local_mb;  /* Local segment per CG at reset, MiB */
     uint32_t cpes;      /* compute cores per CG */
     uint32_t ldm_kb;    /* LDM per CPE, KiB */
+    struct swai_timing_props t; /* timing model, swai-timing.h */
 };
 
 /*
- * Callbacks into the glue.  notify and kick are cheap and may be called from
- * MMIO; dma_read is a bus-master read of host memory (returns 0 on success)
- * and is only used from the bottom half and by later stages' engines.
+ * Callbacks into the glue.  notify, kick and wake are cheap and may be
+ * called from MMIO; dma_read/dma_write are bus-master accesses to host
+ * memory (0 on success) used from the bottom half and swai_cp_step() only.
+ * unlock/lock bracket the bulk data movement of a step (see swai-cp.h):
+ * the glue drops and retakes the lock the core otherwise runs under.
  */
 struct swai_core_ops {
     void (*notify)(void *opaque, unsigned vector);  /* fire MSI-X vector */
     void (*kick)(void *opaque);         /* run swai_core_bh() soon */
+    void (*wake)(void *opaque);         /* run swai_cp_step() soon */
     int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+    int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+                     size_t len);
+    uint64_t (*wall_ns)(void *opaque);  /* host monotonic time, ns */
+    void (*unlock)(void *opaque);
+    void (*lock)(void *opaque);
 };
 
 /* Background work, bits of swai_core.work; later issues add queue work. */
 #define SWAI_WORK_RESET     (1u << 0)
 #define SWAI_WORK_MMU_PROBE (1u << 1)   /* PROBE_GO written, see swai-mmu.h */
-
-struct swai_queue {
-    uint32_t ring_lo, ring_hi, ring_size, ctrl;
-    uint32_t head, tail;
-};
 
 struct swai_core {
     struct swai_props props;    /* validated, local_mb resolved */
@@ -73,6 +83,10 @@ struct swai_core {
     uint32_t work;              /* SWAI_WORK_*, pending for swai_core_bh() */
     struct swai_queue q[SWAI_NUM_CG];
     struct swai_mmu mmu;
+    struct swai_cp cp;
+    /* Memory the glue owns (swai_core_attach); NULL: nothing executes. */
+    uint8_t *hbm;               /* HBM-physical space, 4 * hbm-mb MiB */
+    uint8_t *ldm;               /* NUM_CG * cpes * ldm-kb KiB */
 };
 
 /* Where a device address lands: HBM controller and offset within it. */
@@ -94,6 +108,13 @@ const char *swai_props_validate(struct swai_props *p);
 /* Bind to validated props and callbacks, then hard-reset (READY is set). */
 void swai_core_init(struct swai_core *s, const struct swai_props *p,
                     const struct swai_core_ops *ops, void *opaque);
+/*
+ * Give the core the memory it executes programs in: hbm (HBM-physical, as
+ * BAR2 shows it) and ldm (swai_core_ldm_bytes() per CG, zeroed).  Until
+ * then queues accept registers but run nothing.
+ */
+void swai_core_attach(struct swai_core *s, uint8_t *hbm, uint8_t *ldm);
+uint64_t swai_core_ldm_bytes(const struct swai_core *s);  /* per CG */
 /* Hard reset (Resettable hold phase): defaults now, pending work dropped. */
 void swai_core_reset(struct swai_core *s);
 /* Bottom half: perform the work recorded in s->work. */

@@ -29,32 +29,39 @@ void swai_mmu_reset(struct swai_mmu *m)
     memset(m, 0, sizeof(*m));
 }
 
+static uint64_t ld_entry(const uint8_t *b)
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 7; i >= 0; i--) {
+        v = v << 8 | b[i];
+    }
+    return v;
+}
+
 /* Read one little-endian 64-bit entry; false if the DMA failed. */
 static bool read_entry(const struct swai_core *s, uint64_t addr, uint64_t *e)
 {
     uint8_t b[8];
-    uint64_t v = 0;
-    int i;
 
     if (s->ops->dma_read(s->opaque, addr, b, sizeof(b))) {
         return false;
     }
-    for (i = 7; i >= 0; i--) {
-        v = v << 8 | b[i];
-    }
-    *e = v;
+    *e = ld_entry(b);
     return true;
 }
 
 /*
  * Checks run in this order, the first failing one gives the reason:
  * context (ASID, CTX_TABLE, entry valid), VA range, the three table
- * levels, HBM target, write permission.
+ * levels, HBM target, write permission.  walk() does all but the last
+ * level: it returns the address of va's level-2 entry in *slot.
  */
-int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
-                       bool is_write, struct swai_mmu_xlat *out)
+static int walk(const struct swai_core *s, uint32_t asid, uint64_t va,
+                uint64_t *slot)
 {
-    uint64_t e, page;
+    uint64_t e;
     int level;
 
     /* CTX_TABLE = 0 (its reset value) means no context is set up. */
@@ -76,24 +83,100 @@ int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
         unsigned shift = SWAI_MMU_VA_BITS - LEVEL_BITS * (level + 1);
         uint64_t idx = (va >> shift) & LEVEL_MASK;
 
-        if (!read_entry(s, (e & SWAI_PTE_ADDR_MASK) + idx * 8, &e)) {
+        *slot = (e & SWAI_PTE_ADDR_MASK) + idx * 8;
+        if (level == LEVELS - 1) {
+            return 0;
+        }
+        if (!read_entry(s, *slot, &e)) {
             return SWAI_MMU_R_WALK;
         }
         if (!(e & SWAI_PTE_VALID)) {
             return SWAI_MMU_R_NOT_PRESENT;
         }
     }
-    page = e & SWAI_PTE_ADDR_MASK;
+    return 0;
+}
+
+/* The checks on a level-2 entry. */
+static int leaf(const struct swai_core *s, uint64_t e, bool is_write)
+{
+    if (!(e & SWAI_PTE_VALID)) {
+        return SWAI_MMU_R_NOT_PRESENT;
+    }
     if (!(e & SWAI_PTE_HOST) &&
-        page + SWAI_MMU_PAGE_SIZE > SWAI_NUM_CG * swai_core_hbm_bytes(s)) {
+        (e & SWAI_PTE_ADDR_MASK) + SWAI_MMU_PAGE_SIZE >
+        SWAI_NUM_CG * swai_core_hbm_bytes(s)) {
         return SWAI_MMU_R_BAD_TARGET;
     }
     if (is_write && !(e & SWAI_PTE_WRITE)) {
         return SWAI_MMU_R_READ_ONLY;
     }
-    out->addr = page | (va & PAGE_MASK);
+    return 0;
+}
+
+int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
+                       bool is_write, struct swai_mmu_xlat *out)
+{
+    uint64_t e, slot;
+    int r;
+
+    r = walk(s, asid, va, &slot);
+    if (r) {
+        return r;
+    }
+    if (!read_entry(s, slot, &e)) {
+        return SWAI_MMU_R_WALK;
+    }
+    r = leaf(s, e, is_write);
+    if (r) {
+        return r;
+    }
+    out->addr = (e & SWAI_PTE_ADDR_MASK) | (va & PAGE_MASK);
     out->run = SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
     out->host = e & SWAI_PTE_HOST;
+    return 0;
+}
+
+int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
+                           uint64_t va, uint64_t len, bool is_write,
+                           struct swai_mmu_xlat *out)
+{
+    uint8_t b[SWAI_MMU_RUN_PAGES * 8];
+    uint64_t slot, first, pages, i;
+    int r;
+
+    r = walk(s, asid, va, &slot);
+    if (r) {
+        return r;
+    }
+    /* The level-2 entries of the pages len touches, in this table. */
+    pages = ((va & PAGE_MASK) + (len ? len : 1) + PAGE_MASK) >>
+            SWAI_MMU_PAGE_SHIFT;
+    i = (slot & (SWAI_MMU_PAGE_SIZE - 1)) / 8;
+    pages = pages < (1u << LEVEL_BITS) - i ? pages : (1u << LEVEL_BITS) - i;
+    pages = pages < SWAI_MMU_RUN_PAGES ? pages : SWAI_MMU_RUN_PAGES;
+    if (s->ops->dma_read(s->opaque, slot, b, pages * 8)) {
+        return swai_mmu_translate(s, asid, va, is_write, out);
+    }
+    first = ld_entry(b);
+    r = leaf(s, first, is_write);
+    if (r) {
+        return r;
+    }
+    /* Extend over pages that follow on in the same space and pass too. */
+    for (i = 1; i < pages; i++) {
+        uint64_t e = ld_entry(b + 8 * i);
+
+        if (leaf(s, e, is_write) ||
+            ((e ^ first) & SWAI_PTE_HOST) ||
+            (e & SWAI_PTE_ADDR_MASK) !=
+            (first & SWAI_PTE_ADDR_MASK) + i * SWAI_MMU_PAGE_SIZE) {
+            break;
+        }
+    }
+    out->addr = (first & SWAI_PTE_ADDR_MASK) | (va & PAGE_MASK);
+    out->run = i * SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
+    out->host = first & SWAI_PTE_HOST;
     return 0;
 }
 

@@ -12,7 +12,7 @@
  * to the tables is visible to the next access (drivers must still write
  * MMU_INVALIDATE, as real hardware caches).
  *
- * Use from later stages (DMA engine, core-group programs), per page touched:
+ * Use from the command processor (swai-mem.c), per page or run touched:
  *
  *     r = swai_mmu_translate(s, asid, va, is_write, &x);
  *     if (r) {
@@ -63,6 +63,18 @@ struct swai_mmu_xlat {
  */
 int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
                        bool is_write, struct swai_mmu_xlat *out);
+/*
+ * Like swai_mmu_translate() for an access of 'len' bytes, but out->run may
+ * span several pages: as many consecutive pages (at most
+ * SWAI_MMU_RUN_PAGES, within one level-2 table) as translate the same way
+ * to consecutive addresses.  One walk and one read of level-2 entries
+ * instead of a walk per page; a fault is reported only for va's page (the
+ * next call, at the end of the run, finds the next one).
+ */
+#define SWAI_MMU_RUN_PAGES  64
+int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
+                           uint64_t va, uint64_t len, bool is_write,
+                           struct swai_mmu_xlat *out);
 /*
  * Report a failed access: latch it in MMU_FAULT_* (or set OVERFLOW if a
  * fault is already latched) and raise SWAI_IRQ_MMU_FAULT when the status

@@ -5,13 +5,23 @@
  * A PCIe endpoint with BAR0 = registers, BAR1 = MSI-X, BAR2 = HBM aperture.
  * All register behaviour lives in swai-core.c (QEMU-independent, unit-tested
  * on the host); this file only wires it to memory regions, MSI-X, a bottom
- * half and the reset framework.  See Documentation/datasheet.md.
+ * half, the reset framework and the MPE thread.  See
+ * Documentation/datasheet.md.
+ *
+ * The MPE (command processor, swai-cp.c) runs on its own thread so the
+ * guest keeps running while the card works.  The thread takes the BQL for
+ * each bounded step, as the core expects, drops it while the step moves
+ * the bulk of its data (ops->unlock/lock), and sleeps on a condition
+ * variable that doorbell and queue-control writes signal.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qemu/host-utils.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
+#include "qemu/thread.h"
+#include "qemu/rcu.h"
+#include "qemu/timer.h"
 #include "qapi/error.h"
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
@@ -34,6 +44,12 @@ struct SwaiState {
     struct swai_props props;    /* set by -device properties */
     struct swai_core core;
     QEMUBH *bh;
+
+    /* The MPE thread; cp_stop and cp_cond are used under the BQL. */
+    QemuThread cp_thread;
+    QemuCond cp_cond;
+    bool cp_stop;
+    uint8_t *ldm;               /* NUM_CG * cpes * ldm-kb KiB */
 
     MemoryRegion mmio;          /* BAR0 */
     MemoryRegion aperture;      /* BAR2: power-of-two container */
@@ -65,11 +81,69 @@ static int swai_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
     return pci_dma_read(pdev, addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
+static int swai_dma_write(void *opaque, uint64_t addr, const void *buf,
+                          size_t len)
+{
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+
+    return pci_dma_write(pdev, addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
+static void swai_wake(void *opaque)
+{
+    SwaiState *s = opaque;
+
+    qemu_cond_signal(&s->cp_cond);
+}
+
+static uint64_t swai_wall_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+}
+
+/* Around the bulk data movement of a step (swai-cp.h). */
+static void swai_unlock(void *opaque)
+{
+    bql_unlock();
+}
+
+static void swai_lock(void *opaque)
+{
+    bql_lock();
+}
+
 static const struct swai_core_ops swai_core_ops = {
     .notify = swai_notify,
     .kick = swai_kick,
+    .wake = swai_wake,
     .dma_read = swai_dma_read,
+    .dma_write = swai_dma_write,
+    .wall_ns = swai_wall_ns,
+    .unlock = swai_unlock,
+    .lock = swai_lock,
 };
+
+static void *swai_cp_thread(void *opaque)
+{
+    SwaiState *s = opaque;
+
+    rcu_register_thread();
+    bql_lock();
+    while (!s->cp_stop) {
+        if (swai_cp_step(&s->core)) {
+            /* Let MMIO and the main loop in between steps. */
+            bql_unlock();
+            bql_lock();
+            continue;
+        }
+        /* Semaphores written by the host are polled, doorbells signal. */
+        qemu_cond_timedwait_bql(&s->cp_cond,
+                                swai_cp_polling(&s->core) ? 1 : 100);
+    }
+    bql_unlock();
+    rcu_unregister_thread();
+    return NULL;
+}
 
 static void swai_bh(void *opaque)
 {
@@ -165,6 +239,13 @@ static void swai_realize(PCIDevice *pdev, Error **errp)
     s->bh = qemu_bh_new_guarded(swai_bh, s,
                                 &DEVICE(pdev)->mem_reentrancy_guard);
     swai_core_init(&s->core, &s->props, &swai_core_ops, s);
+    s->ldm = g_malloc0(SWAI_NUM_CG * swai_core_ldm_bytes(&s->core));
+    swai_core_attach(&s->core, memory_region_get_ram_ptr(&s->hbm), s->ldm);
+
+    qemu_cond_init(&s->cp_cond);
+    s->cp_stop = false;
+    qemu_thread_create(&s->cp_thread, "swai-mpe", swai_cp_thread, s,
+                       QEMU_THREAD_JOINABLE);
     return;
 
 err_msix:
@@ -177,6 +258,17 @@ err_pcie:
 static void swai_exit(PCIDevice *pdev)
 {
     SwaiState *s = SWAI(pdev);
+
+    /* The thread needs the BQL to notice cp_stop: let go while joining. */
+    s->cp_stop = true;
+    qemu_cond_signal(&s->cp_cond);
+    bql_unlock();
+    qemu_thread_join(&s->cp_thread);
+    bql_lock();
+    qemu_cond_destroy(&s->cp_cond);
+    swai_core_attach(&s->core, NULL, NULL);
+    g_free(s->ldm);
+    s->ldm = NULL;
 
     qemu_bh_delete(s->bh);
     msix_unuse_all_vectors(pdev);
@@ -198,12 +290,24 @@ static const Property swai_properties[] = {
                        SWAI_LOCAL_MB_AUTO),
     DEFINE_PROP_UINT32("cpes", SwaiState, props.cpes, 32),
     DEFINE_PROP_UINT32("ldm-kb", SwaiState, props.ldm_kb, 256),
+    /* Timing model, datasheet §14 (defaults: swai_timing_props_init()). */
+    DEFINE_PROP_UINT32("ring-mbps", SwaiState, props.t.ring_mbps, 100000),
+    DEFINE_PROP_UINT32("ring-total-mbps", SwaiState, props.t.ring_total_mbps,
+                       400000),
+    DEFINE_PROP_UINT32("local-mbps", SwaiState, props.t.local_mbps, 100000),
+    DEFINE_PROP_UINT32("pcie-mbps", SwaiState, props.t.pcie_mbps, 25000),
+    DEFINE_PROP_UINT32("ldm-mbps", SwaiState, props.t.ldm_mbps, 1000000),
+    DEFINE_PROP_UINT32("t-launch-ns", SwaiState, props.t.t_launch_ns, 25000),
+    DEFINE_PROP_UINT32("t-sync-ns", SwaiState, props.t.t_sync_ns, 15000),
+    DEFINE_PROP_UINT32("t-step-ns", SwaiState, props.t.t_step_ns, 5000),
+    DEFINE_PROP_UINT32("t-barrier-ns", SwaiState, props.t.t_barrier_ns, 1000),
+    DEFINE_PROP_UINT32("t-dma-ns", SwaiState, props.t.t_dma_ns, 1000),
 };
 
 /*
- * Queues, interrupt state, MMU state and work in flight (soft reset, MMU
- * probe) are not described for migration yet, so refuse to migrate rather
- * than lose them silently.
+ * Queues, jobs in flight, LDM, interrupt state, MMU state and work in
+ * flight (soft reset, MMU probe) are not described for migration, so
+ * refuse to migrate rather than lose them silently.
  */
 static const VMStateDescription vmstate_swai = {
     .name = TYPE_SWAI,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fake-glue.h - the stand-in for the QEMU glue that the device-core unit
- * tests drive the core through: it records interrupts and bottom-half kicks
- * and serves DMA reads from a fake host memory.  Test-only, header-only.
+ * tests drive the core through: it records interrupts, bottom-half kicks and
+ * MPE wake-ups, serves DMA from a fake host memory and runs a fake wall
+ * clock.  Test-only, header-only.
  */
 #ifndef SWAI_FAKE_GLUE_H
 #define SWAI_FAKE_GLUE_H
@@ -23,18 +24,28 @@ static struct {
     unsigned notified[SWAI_MSIX_VECTORS];
     unsigned bad_vector;
     unsigned kicks;
+    unsigned wakes;
     unsigned dma_reads;
+    unsigned dma_writes;
+    unsigned unlocks, locks;
 } cb;
+/*
+ * Runs while the core has "dropped the lock" (ops->unlock .. ops->lock), as
+ * another thread would; a test sets it to reset the card in that window.
+ */
+static void (*fake_in_window)(void);
 
 /*
- * Fake host memory behind dma_read: HOST_SIZE bytes at DMA address
- * HOST_BASE; anything outside it, and the page at dma_fail_page (if set),
- * fails like a master abort.
+ * Fake host memory behind dma_read/dma_write: HOST_SIZE bytes at DMA
+ * address HOST_BASE; anything outside it, and the page at dma_fail_page (if
+ * set), fails like a master abort.
  */
 #define HOST_BASE   0x100000000ull
-#define HOST_SIZE   (1024 * 1024)
+#define HOST_SIZE   (8 * 1024 * 1024)
 static uint8_t host_mem[HOST_SIZE];
 static uint64_t dma_fail_page;
+/* The fake wall clock: advances 1 us every time the core reads it. */
+static uint64_t fake_wall;
 
 static inline void fake_notify(void *opaque, unsigned vector)
 {
@@ -52,25 +63,92 @@ static inline void fake_kick(void *opaque)
     cb.kicks++;
 }
 
-static inline int fake_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+static inline void fake_wake(void *opaque)
+{
+    (void)opaque;
+    cb.wakes++;
+}
+
+static inline int fake_dma_ok(uint64_t addr, size_t len)
+{
+    if (addr < HOST_BASE || addr - HOST_BASE > HOST_SIZE ||
+        len > HOST_SIZE - (addr - HOST_BASE)) {
+        return 0;
+    }
+    /* Any page of the access may be the failing one. */
+    if (dma_fail_page && len && (addr & ~0xfffull) <= dma_fail_page &&
+        ((addr + len - 1) & ~0xfffull) >= dma_fail_page) {
+        return 0;
+    }
+    return 1;
+}
+
+static inline int fake_dma_read(void *opaque, uint64_t addr, void *buf,
+                                size_t len)
 {
     (void)opaque;
     cb.dma_reads++;
-    if (addr < HOST_BASE || addr - HOST_BASE > HOST_SIZE ||
-        len > HOST_SIZE - (addr - HOST_BASE)) {
-        return -1;
-    }
-    if (dma_fail_page && (addr & ~0xfffull) == dma_fail_page) {
+    if (!fake_dma_ok(addr, len)) {
         return -1;
     }
     memcpy(buf, host_mem + (addr - HOST_BASE), len);
     return 0;
 }
 
+static inline int fake_dma_write(void *opaque, uint64_t addr, const void *buf,
+                                 size_t len)
+{
+    (void)opaque;
+    cb.dma_writes++;
+    if (!fake_dma_ok(addr, len)) {
+        return -1;
+    }
+    memcpy(host_mem + (addr - HOST_BASE), buf, len);
+    return 0;
+}
+
+static inline uint64_t fake_wall_ns(void *opaque)
+{
+    (void)opaque;
+    fake_wall += 1000;
+    return fake_wall;
+}
+
+static inline void fake_unlock(void *opaque)
+{
+    void (*fn)(void) = fake_in_window;
+
+    (void)opaque;
+    if (cb.unlocks != cb.locks) {
+        printf("Bail out! ops->unlock without ops->lock\n");
+        exit(1);
+    }
+    cb.unlocks++;
+    if (fn) {
+        fake_in_window = NULL;      /* once */
+        fn();
+    }
+}
+
+static inline void fake_lock(void *opaque)
+{
+    (void)opaque;
+    cb.locks++;
+    if (cb.locks != cb.unlocks) {
+        printf("Bail out! ops->lock without ops->unlock\n");
+        exit(1);
+    }
+}
+
 static const struct swai_core_ops fake_ops = {
     .notify = fake_notify,
     .kick = fake_kick,
+    .wake = fake_wake,
     .dma_read = fake_dma_read,
+    .dma_write = fake_dma_write,
+    .wall_ns = fake_wall_ns,
+    .unlock = fake_unlock,
+    .lock = fake_lock,
 };
 
 static inline unsigned total_notifies(void)
@@ -86,10 +164,15 @@ static inline unsigned total_notifies(void)
 static inline void make(struct swai_core *s, uint32_t hbm, uint32_t local,
                  uint32_t cpes, uint32_t ldm)
 {
-    struct swai_props p = {
-        .hbm_mb = hbm, .local_mb = local, .cpes = cpes, .ldm_kb = ldm,
-    };
-    const char *why = swai_props_validate(&p);
+    struct swai_props p;
+    const char *why;
+
+    swai_props_init(&p);    /* the timing model's defaults */
+    p.hbm_mb = hbm;
+    p.local_mb = local;
+    p.cpes = cpes;
+    p.ldm_kb = ldm;
+    why = swai_props_validate(&p);
 
     if (why) {
         printf("Bail out! valid props rejected: %s\n", why);
@@ -151,7 +234,15 @@ static inline void check_reset_state(struct swai_core *s, uint32_t hbm,
         CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_TAIL)), 0);
         CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_STATUS)),
                  SWAI_Q_STATUS_IDLE);
+        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_COMPLETED_LO)), 0);
+        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_COMPLETED_HI)), 0);
+        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_CLOCK_LO)), 0);
+        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_CLOCK_HI)), 0);
+        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_JOBS)), 0);
+        CHECK_EQ(rd(s, SWAI_QUEUE_REG(cg, SWAI_Q_FENCES)), 0);
     }
+    CHECK_EQ(rd(s, SWAI_REG_CLOCK_LO), 0);
+    CHECK_EQ(rd(s, SWAI_REG_CLOCK_HI), 0);
     CHECK_EQ(swai_core_global_bytes(s), SWAI_NUM_CG * (hbm - local) * MIB);
     CHECK_EQ(rd(s, SWAI_REG_MMU_CTX_TABLE_LO), 0);
     CHECK_EQ(rd(s, SWAI_REG_MMU_CTX_TABLE_HI), 0);

@@ -31,10 +31,13 @@ static void test_props_defaults(void)
 static const char *validate(uint32_t hbm, uint32_t local, uint32_t cpes,
                             uint32_t ldm)
 {
-    struct swai_props p = {
-        .hbm_mb = hbm, .local_mb = local, .cpes = cpes, .ldm_kb = ldm,
-    };
+    struct swai_props p;
 
+    swai_props_init(&p);
+    p.hbm_mb = hbm;
+    p.local_mb = local;
+    p.cpes = cpes;
+    p.ldm_kb = ldm;
     return swai_props_validate(&p);
 }
 
@@ -94,8 +97,9 @@ static void test_identity(void)
     CHECK_EQ(rd(&s, SWAI_REG_ID), 0x53574149);
     CHECK_EQ(rd(&s, SWAI_REG_VERSION), 0x00010000);
     CHECK_EQ(rd(&s, SWAI_REG_CAPS), SWAI_CAP_MSIX | SWAI_CAP_APERTURE |
-             SWAI_CAP_PARTITION | SWAI_CAP_SWI | SWAI_CAP_MMU);
-    CHECK_EQ(rd(&s, SWAI_REG_CAPS), 0x1f);
+             SWAI_CAP_PARTITION | SWAI_CAP_SWI | SWAI_CAP_MMU |
+             SWAI_CAP_QUEUES | SWAI_CAP_TIMING);
+    CHECK_EQ(rd(&s, SWAI_REG_CAPS), 0x7f);
     CHECK_EQ(rd(&s, SWAI_REG_GLOBAL_BASE_LO), (uint32_t)SWAI_GLOBAL_BASE);
     CHECK_EQ(rd(&s, SWAI_REG_GLOBAL_BASE_HI), SWAI_GLOBAL_BASE >> 32);
     CHECK_EQ(((uint64_t)rd(&s, SWAI_REG_GLOBAL_BASE_HI) << 32) |
@@ -553,6 +557,11 @@ static void test_translate_global_tiles(void)
     free(seen);
 }
 
+/*
+ * Queue registers as the driver sees them before any job runs: the core
+ * here has no memory attached, so the MPE does nothing (swai-cp-test.c
+ * covers execution).
+ */
 static void test_queue_latch(void)
 {
     struct swai_core s;
@@ -566,8 +575,11 @@ static void test_queue_latch(void)
         wr(&s, SWAI_QUEUE_REG(cg, SWAI_Q_RING_SIZE), 64 << cg);
         wr(&s, SWAI_QUEUE_REG(cg, SWAI_Q_TAIL), 3 + cg);
     }
+    CHECK_EQ(cb.wakes, 4);                          /* doorbells */
     wr(&s, SWAI_QUEUE_REG(1, SWAI_Q_CTRL), ~0u);    /* undefined bits drop */
     wr(&s, SWAI_QUEUE_REG(2, SWAI_Q_CTRL), SWAI_Q_CTRL_ENABLE);
+    CHECK_EQ(cb.wakes, 6);
+    CHECK(!swai_cp_step(&s));                       /* nothing attached */
     for (cg = 0; cg < SWAI_NUM_CG; cg++) {
         int on = cg == 1 || cg == 2;
 
@@ -577,25 +589,43 @@ static void test_queue_latch(void)
         CHECK_EQ(rd(&s, SWAI_QUEUE_REG(cg, SWAI_Q_RING_SIZE)), 64 << cg);
         CHECK_EQ(rd(&s, SWAI_QUEUE_REG(cg, SWAI_Q_TAIL)), 3 + cg);
         CHECK_EQ(rd(&s, SWAI_QUEUE_REG(cg, SWAI_Q_HEAD)), 0);
+        /* RESET reads 1 until the MPE has done it. */
         CHECK_EQ(rd(&s, SWAI_QUEUE_REG(cg, SWAI_Q_CTRL)),
-                 on ? SWAI_Q_CTRL_ENABLE : 0);
+                 (on ? SWAI_Q_CTRL_ENABLE : 0) |
+                 (cg == 1 ? SWAI_Q_CTRL_RESET : 0));
+        /* Entries pending: not idle. */
         CHECK_EQ(rd(&s, SWAI_QUEUE_REG(cg, SWAI_Q_STATUS)),
-                 (on ? SWAI_Q_STATUS_ENABLED : 0) | SWAI_Q_STATUS_IDLE);
+                 on ? SWAI_Q_STATUS_ENABLED : 0);
     }
     CHECK_EQ(rd(&s, SWAI_REG_ERROR), 0);
 
-    /* HEAD and STATUS are read-only. */
+    /* HEAD, STATUS, COMPLETED, CLOCK, JOBS, FENCES are read-only. */
     wr(&s, SWAI_QUEUE_REG(0, SWAI_Q_HEAD), 7);
     CHECK_EQ(rd(&s, SWAI_QUEUE_REG(0, SWAI_Q_HEAD)), 0);
     CHECK_EQ(rd(&s, SWAI_REG_ERROR), SWAI_ERR_BAD_ACCESS);
     quiesce(&s);
+    wr(&s, SWAI_QUEUE_REG(3, SWAI_Q_TAIL), 0);
     wr(&s, SWAI_QUEUE_REG(3, SWAI_Q_STATUS), 0);
     CHECK_EQ(rd(&s, SWAI_QUEUE_REG(3, SWAI_Q_STATUS)), SWAI_Q_STATUS_IDLE);
     CHECK_EQ(rd(&s, SWAI_REG_ERROR), SWAI_ERR_BAD_ACCESS);
+    for (cg = 0; cg < SWAI_NUM_CG; cg++) {
+        static const uint32_t ro[] = {
+            SWAI_Q_COMPLETED_LO, SWAI_Q_COMPLETED_HI, SWAI_Q_CLOCK_LO,
+            SWAI_Q_CLOCK_HI, SWAI_Q_JOBS, SWAI_Q_FENCES,
+        };
+        unsigned i;
 
-    /* Disable latches too; no work is started by a doorbell yet. */
+        for (i = 0; i < sizeof(ro) / sizeof(ro[0]); i++) {
+            quiesce(&s);
+            wr(&s, SWAI_QUEUE_REG(cg, ro[i]), 5);
+            CHECK_EQ(rd(&s, SWAI_QUEUE_REG(cg, ro[i])), 0);
+            CHECK_EQ(rd(&s, SWAI_REG_ERROR), SWAI_ERR_BAD_ACCESS);
+        }
+    }
+
+    /* Disable latches too. */
     wr(&s, SWAI_QUEUE_REG(2, SWAI_Q_CTRL), 0);
-    CHECK_EQ(rd(&s, SWAI_QUEUE_REG(2, SWAI_Q_STATUS)), SWAI_Q_STATUS_IDLE);
+    CHECK_EQ(rd(&s, SWAI_QUEUE_REG(2, SWAI_Q_STATUS)), 0);
     CHECK_EQ(cb.kicks, 0);
 }
 

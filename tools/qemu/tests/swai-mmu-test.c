@@ -618,6 +618,76 @@ static void test_mmu_reset(void)
     check_reset_state(&s, 64, 0, 8, 64);
 }
 
+/* Runs: one walk, then consecutive level-2 entries that follow on. */
+static void test_mmu_translate_run(void)
+{
+    struct swai_core s;
+    struct swai_mmu_xlat x;
+    uint64_t va = 5ull << 21, i, reads;
+
+    make_mmu(&s, 64);
+    ctx_set(1);
+    /* Pages 0..9 contiguous HBM, 10 read-only, 11 host, 12 a gap, 13.. */
+    for (i = 0; i < 10; i++) {
+        map(1, va + i * PG, (0x100000 + i * PG) | SWAI_PTE_WRITE |
+            SWAI_PTE_VALID);
+    }
+    map(1, va + 10 * PG, (0x100000 + 10 * PG) | SWAI_PTE_VALID);
+    map(1, va + 11 * PG, (HOST_BASE + 0x80000) | SWAI_PTE_HOST |
+        SWAI_PTE_WRITE | SWAI_PTE_VALID);
+    map(1, va + 13 * PG, 0x200000 | SWAI_PTE_WRITE | SWAI_PTE_VALID);
+
+    reads = cb.dma_reads;
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 0x10, 20 * PG, true, &x), 0);
+    CHECK_EQ(cb.dma_reads - reads, 4);      /* ctx, L0, L1, entries at once */
+    CHECK_EQ(x.addr, 0x100010);
+    CHECK_EQ(x.run, 10 * PG - 0x10);        /* stops at the read-only page */
+    CHECK(!x.host);
+    /* For a read the read-only page continues the run. */
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va, 20 * PG, false, &x), 0);
+    CHECK_EQ(x.run, 11 * PG);
+    /* Only as far as the access goes. */
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 0xff0, 0x20, false, &x), 0);
+    CHECK_EQ(x.run, 2 * PG - 0xff0);
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 0xff0, 0x10, false, &x), 0);
+    CHECK_EQ(x.run, 0x10);
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 5, 0, false, &x), 0);
+    CHECK_EQ(x.run, PG - 5);
+    /* A host page is a run of its own; the gap stops it. */
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 11 * PG, 3 * PG, true, &x),
+             0);
+    CHECK(x.host);
+    CHECK_EQ(x.addr, HOST_BASE + 0x80000);
+    CHECK_EQ(x.run, PG);
+    /* Faults are those of va's own page, like swai_mmu_translate(). */
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 10 * PG, PG, true, &x),
+             SWAI_MMU_R_READ_ONLY);
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 12 * PG, PG, false, &x),
+             SWAI_MMU_R_NOT_PRESENT);
+    CHECK_EQ(swai_mmu_translate_run(&s, 2, va, PG, false, &x),
+             SWAI_MMU_R_CTX);
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, 1ull << 39, PG, false, &x),
+             SWAI_MMU_R_RANGE);
+    /* The run ends with the level-2 table and at SWAI_MMU_RUN_PAGES. */
+    for (i = 0; i < 600; i++) {
+        map(1, (7ull << 21) - 100 * PG + i * PG,
+            (0x400000 + i * PG) | SWAI_PTE_VALID);
+    }
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, (7ull << 21) - 10 * PG, 50 * PG,
+                                    false, &x), 0);
+    CHECK_EQ(x.run, 10 * PG);
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, 7ull << 21, 500 * PG, false, &x),
+             0);
+    CHECK_EQ(x.run, SWAI_MMU_RUN_PAGES * PG);
+    CHECK_EQ(x.addr, 0x400000 + 100 * PG);
+    /* The entries cannot be read in one go: one page, as translate does. */
+    dma_fail_page = (slot_of(1, va, 2) & ~(PG - 1));
+    CHECK_EQ(swai_mmu_translate_run(&s, 1, va, 4 * PG, false, &x),
+             SWAI_MMU_R_WALK);
+    dma_fail_page = 0;
+    CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), 0);     /* latches nothing */
+}
+
 static const struct tap_test tests[] = {
     { "MMU registers: access types and values", test_mmu_regs },
     { "MMU translates HBM and host pages", test_mmu_translate },
@@ -630,6 +700,7 @@ static const struct tap_test tests[] = {
       test_mmu_probe },
     { "MMU contexts are isolated", test_mmu_isolation },
     { "reset clears the MMU state", test_mmu_reset },
+    { "MMU translates runs of pages", test_mmu_translate_run },
 };
 
 TAP_MAIN(tests)

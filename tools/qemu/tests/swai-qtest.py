@@ -72,7 +72,7 @@ check('MSI-X table BIR', cfgr(msix + 4) & 7, 1)
 
 check('ID', rd(B0 + 0), 0x53574149)
 check('VERSION', rd(B0 + 4), 0x10000)
-check('CAPS (MMU = bit 4)', rd(B0 + 8), 0x1f)
+check('CAPS (QUEUES, TIMING = bits 5, 6)', rd(B0 + 8), 0x7f)
 check('STATUS', rd(B0 + 0xc), 1)
 check('NUM_CG', rd(B0 + 0x20), 4)
 local0 = rd(B0 + 0x34)
@@ -163,6 +163,114 @@ for _ in range(100):
     if rd(B0 + 0xc) & 1: break
 check('MMU CTX_TABLE after reset', rd(B0 + 0x100), 0)
 check('MMU PROBE_RESULT after reset', rd(B0 + 0x130), 0)
+
+# --- A job end to end: ring, program and completion in guest RAM ---
+import struct, time
+def rq(a): return int(cmd('readq 0x%x' % a)[1], 16)
+def put(a, data):
+    data = data + bytes(-len(data) % 8)
+    for i in range(0, len(data), 8): wq(a + i, struct.unpack_from('<Q', data, i)[0])
+def insn(op, flags=0, rows=0, ln=0, dst=0, src=0, ds=0, ss=0, dtype=0, rop=0):
+    return struct.pack('<BBBBIQQQQQ', op, flags, dtype, rop, rows, ln, dst, src, ds, ss)
+T = {0x200: 100000, 0x204: 100000, 0x208: 25000, 0x20c: 1000000, 0x210: 25000,
+     0x214: 15000, 0x218: 5000, 0x21c: 1000, 0x220: 1000, 0x224: 400000}
+props = dict(a.split('=') for a in extra)
+names = {0x200: 'ring-mbps', 0x204: 'local-mbps', 0x208: 'pcie-mbps', 0x20c: 'ldm-mbps',
+         0x210: 't-launch-ns', 0x214: 't-sync-ns', 0x218: 't-step-ns', 0x21c: 't-barrier-ns',
+         0x220: 't-dma-ns', 0x224: 'ring-total-mbps'}
+for off, dflt in T.items():
+    T[off] = int(props.get(names[off], dflt))
+    check('timing register %s' % names[off], rd(B0 + off), T[off])
+check('card CLOCK after reset', rd(B0 + 0x228) | rd(B0 + 0x22c) << 32, 0)
+CT2, T0, T1, T2 = 0x320000, 0x321000, 0x322000, 0x323000
+PROG, SRC, SEM, RING, COMPL = 0x340000, 0x341000, 0x342000, 0x350000, 0x351000
+for t in (CT2, T0, T1, T2, SEM, COMPL):
+    for i in range(0, 0x1000, 8): wq(t + i, 0)
+local = rd(B0 + 0x34) << 20
+gphys = H + local                                     # controller 1, first Cross page
+A = 7
+wq(CT2 + 16 * A, T0 | 1); wq(T0, T1 | 1); wq(T1, T2 | 1)
+wq(T2 + 8 * 1, PROG | 5)                              # VA 0x1000: program, host RO
+wq(T2 + 8 * 2, SRC | 5)                               # VA 0x2000: source, host RO
+wq(T2 + 8 * 3, gphys | 3)                             # VA 0x3000: Global-HBM, RW
+wq(T2 + 8 * 4, SEM | 7)                               # VA 0x4000: host RW
+wq(T2 + 8 * 5, 0x1000 | 3)                            # VA 0x5000: CG0 Local, RW
+wr(B0 + 0x100, CT2); wr(B0 + 0x104, 0)
+src = bytes((i * 7 + 3) & 0xff for i in range(4096))
+put(SRC, src)
+prog = (insn(4, ln=300, dst=0x3008, src=0x2005) +           # COPY host -> Global
+        insn(2, ln=64, dst=0, src=0x2000) +                  # DMA_GET host -> LDM
+        insn(3, ln=64, dst=0x5000, src=0) +                  # DMA_PUT LDM -> Local
+        insn(9, dst=0x4000, src=0x77) +                      # FENCE
+        insn(10, dst=0x4008) +                               # TIMESTAMP
+        insn(1))                                             # END
+put(PROG, prog)
+put(RING, struct.pack('<QIIQIIQQQQ', 42, A, 0, 0x1000, len(prog), 0, 0, COMPL, 0, 0))
+for i in range(0, 0x1000, 8): wq(COMPL + i, 0)
+wr(B1 + 16 * 1 + 0, 0x200020); wr(B1 + 16 * 1 + 4, 0); wr(B1 + 16 * 1 + 8, 0xab01); wr(B1 + 16 * 1 + 12, 0)
+wr(0x200020, 0)
+wr(B0 + 0x80, 0xffffffff); wr(B0 + 0x84, 1 << 8)
+Q0 = B0 + 0x1000
+wr(Q0 + 0x0, RING); wr(Q0 + 0x4, 0); wr(Q0 + 0x8, 4); wr(Q0 + 0xc, 1)
+wr(Q0 + 0x14, 1)                                      # doorbell
+for _ in range(2000):
+    if rd(Q0 + 0x20) == 42: break
+    time.sleep(0.001)
+check('Q0 COMPLETED', rd(Q0 + 0x20) | rd(Q0 + 0x24) << 32, 42)
+check('Q0 HEAD', rd(Q0 + 0x10), 1)
+check('Q0 STATUS enabled+idle', rd(Q0 + 0x18), 3)
+check('Q0 JOBS', rd(Q0 + 0x30), 1)
+check('Q0 FENCES', rd(Q0 + 0x34), 1)
+got = b''.join(struct.pack('<Q', rq(B2 + gphys + i)) for i in range(0, 312, 8))
+check('COPY host -> Global data', got[8:308] == src[5:305], True)
+check('COPY left bytes before alone', got[:8] == bytes(8), True)
+got = b''.join(struct.pack('<Q', rq(B2 + 0x1000 + i)) for i in range(0, 64, 8))
+check('DMA_GET + DMA_PUT host -> LDM -> Local', got == src[:64], True)
+check('FENCE value', rq(SEM), 0x77)
+check('MSI-X vector 1 (queue 0)', rd(0x200020), 0xab01)
+check('IRQ_STATUS QUEUE(0)', rd(B0 + 0x80) & 0xf00, 0x100)
+# Modeled time, integer ps: a chunk costs ceil(bytes * 10^6 / MB/s).
+def ps(n, mbps): return -(-n * 10**6 // mbps)
+t = T[0x210] * 1000
+t += T[0x218] * 1000 + ps(300, min(T[0x208], T[0x200]))
+t += T[0x220] * 1000 + ps(64, T[0x208])
+t += T[0x220] * 1000 + ps(64, T[0x204])
+c = [rq(COMPL + i) for i in range(0, 64, 8)]
+check('completion seqno', c[0], 42)
+check('completion status', c[1] & 0xffffffff, 0)
+check('completion start_ns', c[3], T[0x210])
+check('completion end_ns (whole ns, rounded up)', c[4], -(-t // 1000))
+print('# wall ns of the job: %d' % c[5])
+check('completion bytes', c[6], 300 + 64 + 64)
+check('completion insns', c[7] & 0xffffffff, 6)
+check('TIMESTAMP = modeled ns', rq(SEM + 8), t // 1000)
+check('Q0 CLOCK', rd(Q0 + 0x28), -(-t // 1000))
+check('card CLOCK', rd(B0 + 0x228), -(-t // 1000))
+# A faulting job: unmapped VA -> SWAI_JOB_ERR_MMU, then queue reset of a hang.
+wr(B0 + 0x110, 1)
+put(PROG, insn(2, ln=8, dst=0, src=0x9000) + insn(1))
+put(RING + 64, struct.pack('<QIIQIIQQQQ', 43, A, 0, 0x1000, 96, 0, 0, COMPL + 64, 0, 0))
+wr(Q0 + 0x14, 2)
+for _ in range(2000):
+    if rd(Q0 + 0x20) == 43: break
+    time.sleep(0.001)
+check('faulting job completed', rd(Q0 + 0x20), 43)
+check('faulting job status MMU', rq(COMPL + 72) & 0xffffffff, 3)
+check('faulting job fault_va', rq(COMPL + 80), 0x9000)
+check('MMU_FAULT latched', rd(B0 + 0x110) & 0xff, 0x31)
+put(RING + 128, struct.pack('<QIIQIIQQQQ', 44, A, 1, 0x1000, 96, 0, 0, COMPL + 128, 0, 0))
+wr(Q0 + 0x14, 3)
+time.sleep(0.05)
+check('hung job not completed', rd(Q0 + 0x20), 43)
+check('hung queue not idle', rd(Q0 + 0x18) & 2, 0)
+wr(Q0 + 0xc, 3)                                       # RESET | ENABLE
+for _ in range(2000):
+    if not rd(Q0 + 0xc) & 2: break
+    time.sleep(0.001)
+check('queue reset done, ENABLE kept', rd(Q0 + 0xc), 1)
+check('hung job completed by reset', rd(Q0 + 0x20), 44)
+check('hung job status RESET', rq(COMPL + 136) & 0xffffffff, 4)
+check('queue idle after reset', rd(Q0 + 0x18), 3)
 p.terminate(); p.wait(timeout=10)
 print('1..%d' % checks)
 sys.exit(1 if fails else 0)
