@@ -54,7 +54,7 @@ tools/vm/faults/swai_fault.ko: tools/vm/faults/swai_fault.c tools/vm/faults/Kbui
 
 # --- libsdaa: versioned shared library + pkg-config --------------------------------
 SDAA_SOVER := 0
-SDAA_VER := 0.1.0
+SDAA_VER := 0.2.0
 RT_SRC := $(wildcard runtime/*.c)
 RT_HDR := $(wildcard runtime/*.h runtime/include/*.h) uapi/drm/swai_accel.h
 RT_CFLAGS := $(USER_CFLAGS) -Iruntime/include -Iruntime -Itools/testing
@@ -81,12 +81,18 @@ install: runtime
 	ln -sf libsdaa.so.$(SDAA_VER) $(DESTDIR)$(PREFIX)/lib/libsdaa.so.$(SDAA_SOVER)
 	ln -sf libsdaa.so.$(SDAA_SOVER) $(DESTDIR)$(PREFIX)/lib/libsdaa.so
 	install -m 0644 runtime/include/sdaa_runtime.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/include/drm
+	install -m 0644 uapi/drm/swai_program.h $(DESTDIR)$(PREFIX)/include/drm/
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include|' \
 		-e 's|@VERSION@|$(SDAA_VER)|' runtime/sdaa.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/sdaa.pc
 
 # --- userspace tools ------------------------------------------------------------------
-TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench
+TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth
 tools: $(TOOLS)
+$(B)/bin/sdaa-bandwidth: tools/sdaa-bandwidth.c runtime/include/sdaa_runtime.h $(LIBSDAA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -g -Iruntime/include -o $@ $< $(SDAA_LINK) \
+		-Wl,-rpath,'$$ORIGIN/../lib' -lm
 SUBALLOC_SRC := runtime/sdaa_suballoc.c runtime/sdaa_suballoc_index.c
 SUBALLOC_HDR := $(wildcard runtime/sdaa_suballoc*.h)
 $(B)/bin/sdaa-alloc-bench: tools/sdaa-alloc-bench.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
@@ -103,7 +109,7 @@ ST_SRC := $(wildcard selftests/*.c)
 ST_BIN := $(patsubst selftests/%.c,$(B)/selftests/%,$(ST_SRC))
 ST_SH := $(patsubst selftests/%.sh,$(B)/selftests/%,$(wildcard selftests/*.sh))
 selftests: need-setup $(ST_BIN) $(ST_SH)
-$(B)/selftests/%: selftests/%.c selftests/swai_test.h runtime/swai_cards.c uapi/drm/swai_accel.h \
+$(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) runtime/swai_cards.c uapi/drm/swai_accel.h \
 		$(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -Itools/testing -isystem $(SWAI_KSELFTEST) \
@@ -114,7 +120,8 @@ $(B)/selftests/%: selftests/%.sh
 	install -m 0755 $< $@
 
 # --- host unit tests (no VM) ----------------------------------------------------------
-UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/sdaa-unit-test \
+UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-test \
+	$(B)/tests/swai-exec-test $(B)/tests/swai-timing-test $(B)/tests/sdaa-unit-test \
 	$(B)/tests/suballoc-test
 unit-tests: $(UT_BIN)
 $(B)/tests/suballoc-test: runtime/tests/suballoc-test.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
@@ -127,9 +134,11 @@ $(B)/tests/sdaa-unit-test: runtime/tests/sdaa-unit-test.c $(RT_SRC) $(RT_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ runtime/tests/sdaa-unit-test.c $(RT_SRC) \
 		$(DRM_LIBS) -lnuma -lpthread
-CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c
-CORE_HDR := tools/qemu/swai-core.h tools/qemu/swai-mmu.h tools/qemu/tests/fake-glue.h \
-	tools/testing/tap.h kernel/swai_regs.h
+CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c tools/qemu/swai-cp.c \
+	tools/qemu/swai-cp-regs.c tools/qemu/swai-exec.c tools/qemu/swai-sync.c \
+	tools/qemu/swai-mem.c tools/qemu/swai-timing.c tools/qemu/swai-reduce.c
+CORE_HDR := $(wildcard tools/qemu/swai-*.h tools/qemu/tests/*.h) \
+	tools/testing/tap.h kernel/swai_regs.h uapi/drm/swai_program.h
 $(B)/tests/swai-%-test: tools/qemu/tests/swai-%-test.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) -Ikernel -Itools/qemu -Itools/testing -o $@ \
@@ -142,7 +151,7 @@ check: setup
 
 demo: setup
 	@$(MAKE) --no-print-directory all
-	@SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 -- swai-smi
+	@SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 -- sh -c 'swai-smi && echo && sdaa-bandwidth'
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \

@@ -20,7 +20,9 @@
 
 #include "swai_ctx.h"
 #include "swai_drv.h"
+#include "swai_job.h"
 #include "swai_mmu.h"
+#include "swai_sched.h"
 
 static void swai_ctx_release(struct kref *ref)
 {
@@ -31,6 +33,7 @@ static void swai_ctx_release(struct kref *ref)
 	/* The ASID is reused only once the context entry is invalid. */
 	xa_erase_irq(&sdev->ctx_xa, ctx->asid);
 	atomic_dec(&sdev->num_contexts);
+	swai_job_ctx_fini(ctx);
 	drm_mm_takedown(&ctx->va);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
@@ -81,6 +84,7 @@ int swai_ctx_open(struct drm_device *drm, struct drm_file *file)
 	ctx->sdev = sdev;
 	mutex_init(&ctx->lock);
 	drm_mm_init(&ctx->va, SWAI_VA_START, SWAI_VA_END - SWAI_VA_START);
+	swai_job_ctx_init(ctx);
 
 	/* ASID 0 is the driver's. */
 	ret = xa_alloc_irq(&sdev->ctx_xa, &asid, ctx,
@@ -102,6 +106,7 @@ int swai_ctx_open(struct drm_device *drm, struct drm_file *file)
 err_asid:
 	xa_erase_irq(&sdev->ctx_xa, asid);
 err_free:
+	swai_job_ctx_fini(ctx);
 	drm_mm_takedown(&ctx->va);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
@@ -120,6 +125,8 @@ void swai_ctx_postclose(struct drm_device *drm, struct drm_file *file)
 	if (!ctx)
 		return;
 	file->driver_priv = NULL;
+	/* Jobs still running keep the context (and its ASID) until they end. */
+	swai_sched_file_close(ctx);
 	swai_ctx_put(ctx);
 }
 
@@ -139,7 +146,9 @@ static const char *const swai_region_names[DRM_SWAI_MEM_REGIONS] = {
  *
  * Prints drm-total-<region> and drm-resident-<region> for every region the
  * card has and for "host" (pinned host memory); both are always resident
- * and never shared.
+ * and never shared.  On a card with queues, drm-engine-cg<N> is the time
+ * the card spent running the file's jobs on core group N (the card's wall
+ * time per job, summed).
  */
 void swai_ctx_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -165,4 +174,10 @@ void swai_ctx_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 				       swai_region_names[r]);
 	}
 	mutex_unlock(&sdev->partition_lock);
+
+	if (!sdev->has_queues)
+		return;
+	for (r = 0; r < sdev->num_cg; r++)
+		drm_printf(p, "drm-engine-cg%u:\t%lld ns\n", r,
+			   (long long)atomic64_read(&ctx->busy_ns[r]));
 }

@@ -18,6 +18,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_mm.h>
 #include <drm/swai_accel.h>
@@ -25,6 +26,7 @@
 struct drm_device;
 struct drm_file;
 struct drm_printer;
+struct drm_sched_entity;
 struct swai_device;
 struct swai_pt;
 
@@ -38,6 +40,15 @@ struct swai_pt;
  * @root: level-0 page table
  * @used: bytes allocated per region by this file (sdev->partition_lock)
  * @faults: MMU faults the card reported for @asid
+ * @submit_lock: guards @entity and @last_job_id, and keeps job ids in the
+ *	order jobs reach the scheduler
+ * @entity: scheduler entity of each core group's queue, made on first use,
+ *	destroyed when the file is closed
+ * @jobs: records of the newest SWAI_JOB_RECORDS jobs by id; its xa_lock
+ *	(interrupts off) also guards the records' fields
+ * @last_job_id: id of the newest job, 0 before the first
+ * @failed: a job of this file failed; later submits are refused
+ * @busy_ns: per core group, host time the card spent on this file's jobs
  */
 struct swai_ctx {
 	struct kref ref;
@@ -48,6 +59,13 @@ struct swai_ctx {
 	struct swai_pt *root;
 	u64 used[DRM_SWAI_MEM_REGIONS];
 	atomic_t faults;
+
+	struct mutex submit_lock; /* entities, job ids and submission order */
+	struct drm_sched_entity *entity[SWAI_NUM_CG];
+	struct xarray jobs;
+	u64 last_job_id;
+	bool failed;
+	atomic64_t busy_ns[SWAI_NUM_CG];
 };
 
 int swai_ctx_open(struct drm_device *drm, struct drm_file *file);

@@ -23,6 +23,7 @@
 #include <drm/swai_accel.h>
 
 #include "swai_ctx.h"
+#include "swai_debugfs.h"
 #include "swai_drv.h"
 #include "swai_gem.h"
 #include "swai_hw.h"
@@ -30,7 +31,9 @@
 #include "swai_irq.h"
 #include "swai_mmu.h"
 #include "swai_region.h"
+#include "swai_sched.h"
 #include "swai_sysfs.h"
+#include "swai_timing.h"
 
 static int local_mb = -1;
 module_param(local_mb, int, 0444);
@@ -53,7 +56,8 @@ static const struct file_operations swai_accel_fops = {
 };
 
 static const struct drm_driver swai_drm_driver = {
-	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
+				  DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
 	.open			= swai_ctx_open,
 	.postclose		= swai_ctx_postclose,
 	.show_fdinfo		= swai_ctx_show_fdinfo,
@@ -173,7 +177,15 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_warn(dev, "local_mb=%d not applied (HBM is %u MiB per CG)\n",
 			 local_mb, sdev->hbm_per_cg_mb);
 
+	swai_timing_init(sdev);
+	ret = swai_sched_init(sdev);
+	if (ret)
+		return ret;
+
 	swai_region_debugfs_init(sdev);
+	ret = swai_debugfs_init(sdev);
+	if (ret)
+		return ret;
 
 	ret = drm_dev_register(&sdev->drm, 0);
 	if (ret) {
@@ -198,6 +210,8 @@ static void swai_remove(struct pci_dev *pdev)
 	 * release that follows quiesces and frees the hardware resources.
 	 */
 	drm_dev_unplug(&sdev->drm);
+	/* Jobs on the card end now; the card itself is stopped by devres. */
+	swai_sched_unplug(sdev);
 	/*
 	 * CPU mappings of buffer objects point into BAR2: zap them; mmap()
 	 * refuses new ones after the unplug.  The contexts and objects of

@@ -10,6 +10,7 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -22,6 +23,45 @@
 
 struct gen_pool;
 struct swai_device;
+struct swai_queue;
+struct workqueue_struct;
+
+/* Fault-injection knobs (debugfs), each armed for a CG, any CG or none. */
+enum swai_inject {
+	SWAI_INJECT_HANG,
+	SWAI_INJECT_MMU_FAULT,
+	SWAI_INJECT_DMA_FAIL,
+	SWAI_INJECT_KINDS
+};
+
+#define SWAI_INJECT_ANY		(-1)		/* the next job on any queue */
+#define SWAI_INJECT_OFF		(-2)		/* disarmed */
+
+/**
+ * struct swai_timing - the card's timing model (SWAI_REG_T_*, read at probe)
+ * @ring_mbps: per CG, LDM <-> Global-HBM, MB/s
+ * @ring_total_mbps: the whole ring, MB/s
+ * @local_mbps: per CG, LDM <-> Local-HBM, MB/s
+ * @pcie_mbps: host link, each direction, MB/s
+ * @ldm_mbps: per CG, REDUCE in LDM, MB/s
+ * @launch_ns: host launch cost of a job
+ * @sync_ns: host-mediated synchronisation cost
+ * @step_ns: fixed cost of a COPY
+ * @barrier_ns: on-card BARRIER / WAIT wake-up
+ * @dma_ns: fixed cost of a DMA_GET / DMA_PUT
+ */
+struct swai_timing {
+	u32 ring_mbps;
+	u32 ring_total_mbps;
+	u32 local_mbps;
+	u32 pcie_mbps;
+	u32 ldm_mbps;
+	u32 launch_ns;
+	u32 sync_ns;
+	u32 step_ns;
+	u32 barrier_ns;
+	u32 dma_ns;
+};
 
 /**
  * struct swai_irq_vector - context of one MSI-X vector
@@ -73,6 +113,18 @@ struct swai_irq_vector {
  * @num_objects: live buffer objects in device memory on the card
  * @host_objects: live DRM_SWAI_MEM_HOST objects (pinned host memory)
  * @host_used: bytes of host memory pinned by them
+ * @has_timing: the card has SWAI_CAP_TIMING, @timing is valid
+ * @timing: the card's timing model
+ * @has_queues: job submission works (queues, schedulers and device memory)
+ * @queues: one per core group, @num_cg of them (NULL without @has_queues)
+ * @recovery_wq: ordered workqueue of every queue and card reset (the
+ *	schedulers' timeout handlers, the card-wide reset, unplug), so that
+ *	they never run at the same time
+ * @job_timeout_ms: a job running longer is reset (0: never)
+ * @resets: queue and card resets since probe
+ * @inject: armed CG of each enum swai_inject knob, or SWAI_INJECT_OFF
+ * @live_jobs: jobs allocated and not yet freed
+ * @jobs_idle: woken when @live_jobs drops to 0
  *
  * The geometry registers except SWAI_REG_LOCAL_PER_CG_MB are read-only and
  * cached at probe; the Local/Global split is read from the card on demand.
@@ -115,6 +167,17 @@ struct swai_device {
 	u32 num_objects;
 	u32 host_objects;
 	u64 host_used;
+
+	bool has_timing;
+	struct swai_timing timing;
+	bool has_queues;
+	struct swai_queue *queues;
+	struct workqueue_struct *recovery_wq;
+	u32 job_timeout_ms;
+	atomic64_t resets;
+	atomic_t inject[SWAI_INJECT_KINDS];
+	atomic_t live_jobs;
+	wait_queue_head_t jobs_idle;
 };
 
 static inline struct swai_device *to_swai_device(struct drm_device *drm)

@@ -192,6 +192,10 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 		caps |= DRM_SWAI_CAP_PARTITION;
 	if (sdev->has_memory)
 		caps |= DRM_SWAI_CAP_MEMORY | DRM_SWAI_CAP_USERPTR;
+	if (sdev->has_queues)
+		caps |= DRM_SWAI_CAP_SUBMIT;
+	if (sdev->has_timing)
+		caps |= DRM_SWAI_CAP_TIMING;
 
 	return caps;
 }

@@ -23,8 +23,10 @@
 #include "swai_gem.h"
 #include "swai_hw.h"
 #include "swai_ioctl.h"
+#include "swai_job.h"
 #include "swai_mmu.h"
 #include "swai_region.h"
+#include "swai_timing.h"
 
 static int swai_ioctl_query_device(struct drm_device *drm, void *data,
 				   struct drm_file *file)
@@ -104,6 +106,9 @@ const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(SWAI_MEM_INFO, swai_ioctl_mem_info, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_VA_PROBE, swai_ioctl_va_probe, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_BO_USERPTR, swai_ioctl_bo_userptr, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_QUERY_TIMING, swai_ioctl_query_timing, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_SUBMIT, swai_ioctl_submit, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_JOB_WAIT, swai_ioctl_job_wait, 0),
 };
 
 /*

@@ -19,6 +19,7 @@
 #include "swai_hw.h"
 #include "swai_irq.h"
 #include "swai_mmu.h"
+#include "swai_queue.h"
 
 #define SWAI_IRQ_TEST_TIMEOUT_MS	1000
 
@@ -60,14 +61,20 @@ static irqreturn_t swai_irq_queue_handler(int irq, void *arg)
 {
 	struct swai_irq_vector *vec = arg;
 	struct swai_device *sdev = vec->sdev;
+	u32 cg = vec->index - SWAI_MSIX_QUEUE(0);
+	struct swai_queue *queues;
 	u32 pending;
 
-	pending = swai_irq_pending(sdev, SWAI_IRQ_QUEUE(vec->index - SWAI_MSIX_QUEUE(0)));
+	pending = swai_irq_pending(sdev, SWAI_IRQ_QUEUE(cg));
 	if (!pending)
 		return IRQ_NONE;
 
-	/* No queue consumer yet: acknowledge the completion event. */
+	/* Acknowledge first: a completion after this is a new edge. */
 	swai_wr(sdev, SWAI_REG_IRQ_STATUS, pending);
+
+	queues = READ_ONCE(sdev->queues);
+	if (queues && cg < sdev->num_cg)
+		swai_queue_irq(&queues[cg]);
 
 	return IRQ_HANDLED;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * swai_sysfs.c - read-only attributes of a bound SW-AI card, one value per
- * file, on the PCI device (/sys/bus/pci/devices/<bdf>/, also reachable as
- * /sys/class/accel/accelN/device/).
+ * swai_sysfs.c - attributes of a bound SW-AI card, one value per file, on
+ * the PCI device (/sys/bus/pci/devices/<bdf>/, also reachable as
+ * /sys/class/accel/accelN/device/).  All are read-only but the job
+ * recovery ones of a card with queues: job_timeout_ms and reset, which
+ * only root may write.
  *
  * They are driver dev_groups: the driver core creates them after probe
  * succeeded and removes them (waiting for readers) before remove() runs, so
@@ -15,7 +17,11 @@
 
 #include "swai_drv.h"
 #include "swai_hw.h"
+#include "swai_sched.h"
 #include "swai_sysfs.h"
+
+/* Longest job timeout accepted: an hour. */
+#define SWAI_JOB_TIMEOUT_MAX_MS	(3600U * 1000U)
 
 static struct swai_device *dev_to_swai(struct device *dev)
 {
@@ -134,8 +140,77 @@ static const struct attribute_group swai_attr_group = {
 	.attrs = swai_attrs,
 };
 
+static ssize_t job_timeout_ms_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_swai(dev)->job_timeout_ms));
+}
+
+static ssize_t job_timeout_ms_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	u32 ms;
+	int ret;
+
+	ret = kstrtou32(buf, 0, &ms);
+	if (ret)
+		return ret;
+	if (ms > SWAI_JOB_TIMEOUT_MAX_MS)
+		return -EINVAL;
+	swai_sched_set_timeout(dev_to_swai(dev), ms);
+	return count;
+}
+static DEVICE_ATTR_RW(job_timeout_ms);
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	bool yes;
+	int ret;
+
+	ret = kstrtobool(buf, &yes);
+	if (ret)
+		return ret;
+	if (!yes)
+		return -EINVAL;
+	swai_sched_reset_card(dev_to_swai(dev));
+	return count;
+}
+static DEVICE_ATTR_WO(reset);
+
+static ssize_t reset_count_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&dev_to_swai(dev)->resets));
+}
+static DEVICE_ATTR_RO(reset_count);
+
+static struct attribute *swai_job_attrs[] = {
+	&dev_attr_job_timeout_ms.attr,
+	&dev_attr_reset.attr,
+	&dev_attr_reset_count.attr,
+	NULL
+};
+
+/* Job recovery attributes exist only on cards with queues. */
+static umode_t swai_job_attr_visible(struct kobject *kobj,
+				     struct attribute *attr, int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	return dev_to_swai(dev)->has_queues ? attr->mode : 0;
+}
+
+static const struct attribute_group swai_job_attr_group = {
+	.attrs = swai_job_attrs,
+	.is_visible = swai_job_attr_visible,
+};
+
 /* &pci_driver.dev_groups of swai (the PCI core copies it to .driver) */
 const struct attribute_group *swai_dev_groups[] = {
 	&swai_attr_group,
+	&swai_job_attr_group,
 	NULL
 };

@@ -41,14 +41,23 @@ SDAA_API sdaaError_t sdaaGetDeviceCount(int *count)
 	return sdaa_error(rt->init_error);
 }
 
-SDAA_API sdaaError_t sdaaSetDevice(int device)
+sdaaError_t sdaa_device_valid(int device)
 {
 	const struct sdaa_runtime *rt = sdaa_runtime();
 
 	if (rt->init_error)
-		return sdaa_error(rt->init_error);
+		return rt->init_error;
 	if (device < 0 || device >= rt->ndevices)
-		return sdaa_error(sdaaErrorInvalidDevice);
+		return sdaaErrorInvalidDevice;
+	return sdaaSuccess;
+}
+
+SDAA_API sdaaError_t sdaaSetDevice(int device)
+{
+	sdaaError_t err = sdaa_device_valid(device);
+
+	if (err)
+		return sdaa_error(err);
 	current_device = device;
 	return sdaaSuccess;
 }
@@ -71,14 +80,14 @@ SDAA_API sdaaError_t sdaaGetDeviceProperties(struct sdaaDeviceProp *prop, int de
 	const struct sdaa_runtime *rt;
 	const struct drm_swai_query_device *q;
 	const struct sdaa_device *d;
+	sdaaError_t err;
 
 	if (!prop)
 		return sdaa_error(sdaaErrorInvalidValue);
+	err = sdaa_device_valid(device);
+	if (err)
+		return sdaa_error(err);
 	rt = sdaa_runtime();
-	if (rt->init_error)
-		return sdaa_error(rt->init_error);
-	if (device < 0 || device >= rt->ndevices)
-		return sdaa_error(sdaaErrorInvalidDevice);
 	d = &rt->devices[device];
 	q = &d->card->q;
 	memset(prop, 0, sizeof(*prop));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * sdaa_error.c - error names, what-to-do-next strings, and the per-thread
- * last error (CUDA semantics: Get resets it, Peek does not).
+ * sdaa_error.c - error names, what-to-do-next strings, the per-thread last
+ * error (CUDA semantics: Get resets it, Peek does not; a sticky error is
+ * never reset; NotReady and Timeout are answers, not errors, and never
+ * recorded), and the errors of failed jobs.
  */
-#include "sdaa_internal.h"
+#include "sdaa_exec.h"
 
 static _Thread_local sdaaError_t last_error = sdaaSuccess;
 
@@ -51,6 +53,53 @@ static const struct {
 	{ sdaaErrorDeviceUnavailable, "sdaaErrorDeviceUnavailable",
 	  "the card stopped answering (unplugged or its driver unbound); "
 	  "restart the process once it is back" },
+	{ sdaaErrorInvalidMemcpyDirection, "sdaaErrorInvalidMemcpyDirection",
+	  "the copy kind does not match where the pointers live (host or device); "
+	  "sdaaMemcpyDefault infers it" },
+	{ sdaaErrorInvalidResourceHandle, "sdaaErrorInvalidResourceHandle",
+	  "not a live stream or event (never created or already destroyed), an "
+	  "event of another card, or an event ElapsedTime cannot use (not "
+	  "recorded, or created with sdaaEventDisableTiming)" },
+	{ sdaaErrorNotReady, "sdaaErrorNotReady",
+	  "the work is not finished yet (not an error): query again or synchronize" },
+	{ sdaaErrorTimeout, "sdaaErrorTimeout",
+	  "the wait timed out before the work finished; the work goes on" },
+	{ sdaaErrorNotSupported, "sdaaErrorNotSupported",
+	  "this card or driver cannot run jobs (no DRM_SWAI_CAP_SUBMIT): update "
+	  "swai.ko and the card" },
+	{ sdaaErrorIllegalAddress, "sdaaErrorIllegalAddress",
+	  "a job accessed a device address its process has not mapped (MMU "
+	  "fault); the card refuses further work of this process: restart it" },
+	{ sdaaErrorLaunchTimeout, "sdaaErrorLaunchTimeout",
+	  "a job ran longer than the driver's job timeout (a hung program, e.g. "
+	  "a WAIT or BARRIER never satisfied) and its queue was reset; the card "
+	  "refuses further work of this process: restart it" },
+	{ sdaaErrorIllegalInstruction, "sdaaErrorIllegalInstruction",
+	  "a job's program has an illegal instruction (unknown op, bad flags, "
+	  "dtype or operator, or a non-zero unused field); the card refuses "
+	  "further work of this process: restart it" },
+	{ sdaaErrorMisalignedAddress, "sdaaErrorMisalignedAddress",
+	  "a job used a misaligned operand (semaphores need 8 bytes, REDUCE its "
+	  "element size); the card refuses further work of this process: restart it" },
+	{ sdaaErrorLaunchFailure, "sdaaErrorLaunchFailure",
+	  "a job of this process failed on the card; the card refuses further "
+	  "work of this process: restart it" },
+	{ sdaaErrorLdmOverrun, "sdaaErrorLdmOverrun",
+	  "a job addressed LDM beyond the core group's LDM (cpes x ldm_size "
+	  "bytes); the card refuses further work of this process: restart it" },
+	{ sdaaErrorForeignLocalAccess, "sdaaErrorForeignLocalAccess",
+	  "a job touched the Local-HBM of another core group, which the card "
+	  "forbids (copy through Global-HBM); the card refuses further work of "
+	  "this process: restart it" },
+	{ sdaaErrorDmaFailure, "sdaaErrorDmaFailure",
+	  "a transfer of a job failed on the bus; the card refuses further work "
+	  "of this process: restart it" },
+	{ sdaaErrorInvalidProgram, "sdaaErrorInvalidProgram",
+	  "the card could not fetch a job's program (bad size or address); the "
+	  "card refuses further work of this process: restart it" },
+	{ sdaaErrorDeviceReset, "sdaaErrorDeviceReset",
+	  "a job was lost when its queue was reset to recover another process's "
+	  "hung job; its results are missing, submit it again" },
 	{ sdaaErrorUnknown, "sdaaErrorUnknown",
 	  "unknown error; run with SDAA_LOG_LEVEL=debug for details" },
 };
@@ -73,7 +122,8 @@ SDAA_API const char *sdaaGetErrorString(sdaaError_t error)
 
 sdaaError_t sdaa_error(sdaaError_t err)
 {
-	if (err != sdaaSuccess)
+	if (err != sdaaSuccess && err != sdaaErrorNotReady && err != sdaaErrorTimeout &&
+	    !sdaa_error_is_sticky(last_error))
 		last_error = err;
 	return err;
 }
@@ -82,8 +132,55 @@ SDAA_API sdaaError_t sdaaGetLastError(void)
 {
 	sdaaError_t err = last_error;
 
-	last_error = sdaaSuccess;
+	if (!sdaa_error_is_sticky(err))
+		last_error = sdaaSuccess;
 	return err;
+}
+
+int sdaa_error_is_sticky(sdaaError_t err)
+{
+	switch (err) {
+	case sdaaErrorIllegalAddress:
+	case sdaaErrorLaunchTimeout:
+	case sdaaErrorIllegalInstruction:
+	case sdaaErrorMisalignedAddress:
+	case sdaaErrorLaunchFailure:
+	case sdaaErrorLdmOverrun:
+	case sdaaErrorForeignLocalAccess:
+	case sdaaErrorDmaFailure:
+	case sdaaErrorInvalidProgram:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+sdaaError_t sdaa_job_error(uint32_t code)
+{
+	switch (code) {
+	case DRM_SWAI_JOB_OK:
+		return sdaaSuccess;
+	case DRM_SWAI_JOB_ERR_ILLEGAL:
+		return sdaaErrorIllegalInstruction;
+	case DRM_SWAI_JOB_ERR_LDM:
+		return sdaaErrorLdmOverrun;
+	case DRM_SWAI_JOB_ERR_MMU:
+		return sdaaErrorIllegalAddress;
+	case DRM_SWAI_JOB_ERR_RESET:
+		return sdaaErrorDeviceReset;
+	case DRM_SWAI_JOB_ERR_PROGRAM:
+		return sdaaErrorInvalidProgram;
+	case DRM_SWAI_JOB_ERR_DMA:
+		return sdaaErrorDmaFailure;
+	case DRM_SWAI_JOB_ERR_ALIGN:
+		return sdaaErrorMisalignedAddress;
+	case DRM_SWAI_JOB_ERR_FOREIGN:
+		return sdaaErrorForeignLocalAccess;
+	case DRM_SWAI_JOB_ERR_TIMEOUT:
+		return sdaaErrorLaunchTimeout;
+	default:	/* CANCELED, or a code newer than this runtime */
+		return sdaaErrorLaunchFailure;
+	}
 }
 
 SDAA_API sdaaError_t sdaaPeekAtLastError(void)

@@ -22,7 +22,7 @@
 
 #include <xf86drm.h>
 
-#include "sdaa_internal.h"
+#include "sdaa_exec.h"
 #include "sdaa_memory.h"
 
 #define MAX_CARDS 64
@@ -32,7 +32,8 @@ struct host_buf {
 	uintptr_t host;
 	size_t len;
 	uint64_t va;
-	uint32_t handle[MAX_CARDS];
+	int internal;			/* the runtime's own (staging, programs) */
+	uint32_t handle[MAX_CARDS];	/* 0 where not mapped */
 };
 
 static struct {
@@ -58,15 +59,16 @@ static int card_node(int minor)
 	return node;
 }
 
-/* Unpin @b on the first @ncards cards. */
-static void unmap_cards(const struct host_buf *b, int ncards)
+/* Unpin @b on every card it is mapped on. */
+static void unmap_cards(const struct host_buf *b)
 {
 	const struct sdaa_runtime *rt = sdaa_runtime();
 
-	for (int c = 0; c < ncards; c++) {
+	for (int c = 0; c < rt->ncards && c < MAX_CARDS; c++) {
 		struct drm_gem_close cl = { .handle = b->handle[c] };
 
-		drmIoctl(rt->cards[c].fd, DRM_IOCTL_GEM_CLOSE, &cl);
+		if (b->handle[c])
+			drmIoctl(rt->cards[c].fd, DRM_IOCTL_GEM_CLOSE, &cl);
 	}
 }
 
@@ -84,50 +86,50 @@ static sdaaError_t pin_error(int err)
 	return sdaaErrorHostMemoryAllocation;
 }
 
-SDAA_API sdaaError_t sdaaMallocHost(void **ptr, size_t size)
+/*
+ * Allocate @size bytes near card @near, pin and map them at one device address
+ * on every card (@only < 0) or on card @only, and list the buffer.
+ */
+static sdaaError_t pin_buffer(size_t size, int near, int only, int internal,
+			      void **ptr, uint64_t *va)
 {
 	const struct sdaa_runtime *rt = sdaa_runtime();
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct host_buf b = { 0 };
 	sdaaError_t err = sdaaSuccess;
-	int dev, node, c;
+	int node;
 	void *mem;
 
-	if (!ptr)
-		return sdaa_error(sdaaErrorInvalidValue);
-	*ptr = NULL;
 	if (rt->init_error)
-		return sdaa_error(rt->init_error);
+		return rt->init_error;
 	if (!(rt->cards[0].q.capabilities & DRM_SWAI_CAP_USERPTR))
-		return sdaa_error(sdaaErrorInitializationError);
-	if (!size)
-		return sdaaSuccess;
+		return sdaaErrorInitializationError;
 	if (size > SDAA_VA_END - SDAA_VA_START)
-		return sdaa_error(sdaaErrorHostMemoryAllocation);
+		return sdaaErrorHostMemoryAllocation;
 	b.len = (size + page - 1) / page * page;
-
-	sdaaGetDevice(&dev);
-	node = card_node(rt->devices[dev].card->minor);
+	b.internal = internal;
+	node = card_node(rt->cards[near].minor);
 	mem = numa_available() >= 0 && node >= 0 ? numa_alloc_onnode(b.len, node) :
 						   numa_alloc_local(b.len);
 	if (!mem)
-		return sdaa_error(sdaaErrorHostMemoryAllocation);
+		return sdaaErrorHostMemoryAllocation;
 	b.host = (uintptr_t)mem;
 	if (sdaa_va_alloc(b.len, &b.va)) {
 		numa_free(mem, b.len);
-		return sdaa_error(sdaaErrorHostMemoryAllocation);
+		return sdaaErrorHostMemoryAllocation;
 	}
-	for (c = 0; c < rt->ncards && c < MAX_CARDS; c++) {
+	for (int c = 0; c < rt->ncards && c < MAX_CARDS && !err; c++) {
 		struct drm_swai_bo_userptr u = {
 			.addr = b.host, .size = b.len,
 			.flags = DRM_SWAI_BO_FIXED_VA, .device_va = b.va,
 		};
 
-		if (drmIoctl(rt->cards[c].fd, DRM_IOCTL_SWAI_BO_USERPTR, &u)) {
+		if (only >= 0 && c != only)
+			continue;
+		if (drmIoctl(rt->cards[c].fd, DRM_IOCTL_SWAI_BO_USERPTR, &u))
 			err = pin_error(errno);
-			break;
-		}
-		b.handle[c] = u.handle;
+		else
+			b.handle[c] = u.handle;
 	}
 	if (!err) {
 		struct sdaa_block blk = { b.va, b.len, 0, -1, DRM_SWAI_MEM_HOST };
@@ -149,72 +151,104 @@ SDAA_API sdaaError_t sdaaMallocHost(void **ptr, size_t size)
 		pthread_mutex_unlock(&host.lock);
 	}
 	if (err) {
-		unmap_cards(&b, c);
+		unmap_cards(&b);
 		sdaa_va_free(b.va);
 		numa_free(mem, b.len);
-		return sdaa_error(err);
+		return err;
 	}
 	*ptr = mem;
+	*va = b.va;
 	return sdaaSuccess;
 }
 
-SDAA_API sdaaError_t sdaaFreeHost(void *ptr)
+/* Unlist, unpin and free the buffer at @ptr; 0 if there is none such. */
+static int unpin_buffer(void *ptr, int internal)
 {
 	struct sdaa_block blk;
 	struct host_buf b;
 	size_t i;
 
-	if (!ptr)
-		return sdaaSuccess;
 	pthread_mutex_lock(&host.lock);
-	for (i = 0; i < host.n && host.bufs[i].host != (uintptr_t)ptr; i++)
+	for (i = 0; i < host.n && (host.bufs[i].host != (uintptr_t)ptr ||
+				   host.bufs[i].internal != internal); i++)
 		;
 	if (i == host.n) {
 		pthread_mutex_unlock(&host.lock);
-		return sdaa_error(sdaaErrorInvalidHostPointer);
+		return 0;
 	}
 	b = host.bufs[i];
 	host.bufs[i] = host.bufs[--host.n];
 	pthread_mutex_unlock(&host.lock);
 
 	sdaa_block_take(b.va, &blk);
-	unmap_cards(&b, sdaa_runtime()->ncards < MAX_CARDS ?
-			sdaa_runtime()->ncards : MAX_CARDS);
+	unmap_cards(&b);
 	sdaa_va_free(b.va);
 	numa_free((void *)b.host, b.len);
-	return sdaaSuccess;
+	return 1;
+}
+
+SDAA_API sdaaError_t sdaaMallocHost(void **ptr, size_t size)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	uint64_t va;
+	int dev;
+
+	if (!ptr)
+		return sdaa_error(sdaaErrorInvalidValue);
+	*ptr = NULL;
+	if (rt->init_error)
+		return sdaa_error(rt->init_error);
+	if (!(rt->cards[0].q.capabilities & DRM_SWAI_CAP_USERPTR))
+		return sdaa_error(sdaaErrorInitializationError);
+	if (!size)
+		return sdaaSuccess;
+	sdaaGetDevice(&dev);
+	return sdaa_error(pin_buffer(size, (int)(rt->devices[dev].card - rt->cards), -1, 0,
+				     ptr, &va));
+}
+
+SDAA_API sdaaError_t sdaaFreeHost(void *ptr)
+{
+	if (!ptr)
+		return sdaaSuccess;
+	return unpin_buffer(ptr, 0) ? sdaaSuccess : sdaa_error(sdaaErrorInvalidHostPointer);
+}
+
+sdaaError_t sdaa_host_pin(size_t size, int near, int only, void **host_ptr, uint64_t *va)
+{
+	return pin_buffer(size, near, only, 1, host_ptr, va);
+}
+
+void sdaa_host_unpin(void *host_ptr)
+{
+	unpin_buffer(host_ptr, 1);
 }
 
 SDAA_API sdaaError_t sdaaHostGetDevicePointer(void **devPtr, void *hostPtr,
 					      unsigned int flags)
 {
-	uintptr_t h = (uintptr_t)hostPtr;
-	sdaaError_t err = sdaaErrorInvalidHostPointer;
+	uint64_t va, avail;
 
 	if (!devPtr || flags)
 		return sdaa_error(sdaaErrorInvalidValue);
 	*devPtr = NULL;
-	pthread_mutex_lock(&host.lock);
-	for (size_t i = 0; i < host.n; i++) {
-		if (h >= host.bufs[i].host && h - host.bufs[i].host < host.bufs[i].len) {
-			*devPtr = (void *)(uintptr_t)(host.bufs[i].va + (h - host.bufs[i].host));
-			err = sdaaSuccess;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&host.lock);
-	return sdaa_error(err);
+	if (!sdaa_host_range((uintptr_t)hostPtr, &va, &avail))
+		return sdaa_error(sdaaErrorInvalidHostPointer);
+	*devPtr = (void *)(uintptr_t)va;
+	return sdaaSuccess;
 }
 
-/* sdaaPointerGetAttributes' view of host pointers (sdaa_memory.c). */
-int sdaa_host_lookup(uintptr_t h, uint64_t *va)
+int sdaa_host_range(uintptr_t h, uint64_t *va, uint64_t *avail)
 {
 	int found = 0;
 
 	pthread_mutex_lock(&host.lock);
 	for (size_t i = 0; i < host.n && !found; i++) {
-		if (h >= host.bufs[i].host && h - host.bufs[i].host < host.bufs[i].len) {
-			*va = host.bufs[i].va + (h - host.bufs[i].host);
+		const struct host_buf *b = &host.bufs[i];
+
+		if (!b->internal && h >= b->host && h - b->host < b->len) {
+			*va = b->va + (h - b->host);
+			*avail = b->len - (h - b->host);
 			found = 1;
 		}
 	}
@@ -222,10 +256,38 @@ int sdaa_host_lookup(uintptr_t h, uint64_t *va)
 	return found;
 }
 
+int sdaa_host_of_va(uint64_t va, void **h, uint64_t *avail)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&host.lock);
+	for (size_t i = 0; i < host.n && !found; i++) {
+		const struct host_buf *b = &host.bufs[i];
+
+		if (va >= b->va && va - b->va < b->len) {
+			*h = (void *)(b->host + (va - b->va));
+			*avail = b->len - (va - b->va);
+			found = 1;
+		}
+	}
+	pthread_mutex_unlock(&host.lock);
+	return found;
+}
+
+/* sdaaPointerGetAttributes' view of host pointers (sdaa_memory.c). */
+int sdaa_host_lookup(uintptr_t h, uint64_t *va)
+{
+	uint64_t avail;
+
+	return sdaa_host_range(h, va, &avail);
+}
+
 /* Unpin first: before the memory layer (300) and the cards (200) go. */
 __attribute__((destructor(400))) static void host_fini(void)
 {
 	while (host.n)
-		sdaaFreeHost((void *)host.bufs[host.n - 1].host);
+		unpin_buffer((void *)host.bufs[host.n - 1].host, host.bufs[host.n - 1].internal);
 	free(host.bufs);
+	host.bufs = NULL;
+	host.cap = 0;
 }

@@ -38,6 +38,8 @@ struct sdaa_runtime {
 };
 
 const struct sdaa_runtime *sdaa_runtime(void);
+/* What every call naming a device checks first: discovery worked, in range. */
+sdaaError_t sdaa_device_valid(int device);
 
 /* Record @err as the calling thread's last error (unless success); return it. */
 sdaaError_t sdaa_error(sdaaError_t err);

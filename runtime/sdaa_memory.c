@@ -23,7 +23,7 @@
 
 #include <xf86drm.h>
 
-#include "sdaa_internal.h"
+#include "sdaa_exec.h"
 #include "sdaa_memory.h"
 #include "sdaa_suballoc.h"
 
@@ -220,34 +220,25 @@ void sdaa_va_free(uint64_t va)
 	sdaa_suballoc_free(&mem.va, va);
 }
 
-/* The pool of the current device for a region kind; NULL with *err set. */
-static struct pool *current_pool(int cross, sdaaError_t *err)
+/* The pool of region @region of card @card, made on first use. */
+static struct pool *pool_get(int card, uint32_t region, sdaaError_t *err)
 {
-	const struct sdaa_runtime *rt = sdaa_runtime();
-	const struct sdaa_device *d;
+	const struct sdaa_card *c = &sdaa_runtime()->cards[card];
 	struct pool *p;
-	int dev, card;
 
-	*err = rt->init_error;
-	if (*err)
-		return NULL;
-	sdaaGetDevice(&dev);
-	d = &rt->devices[dev];
-	card = (int)(d->card - rt->cards);
-	if (card >= MAX_CARDS || !(d->card->q.capabilities & DRM_SWAI_CAP_MEMORY)) {
+	if (card >= MAX_CARDS || !(c->q.capabilities & DRM_SWAI_CAP_MEMORY)) {
 		*err = sdaaErrorInitializationError;
-		sdaa_log(SDAA_LOG_ERROR, "card %d has no device memory support",
-			 d->card->minor);
+		sdaa_log(SDAA_LOG_ERROR, "card %d has no device memory support", c->minor);
 		return NULL;
 	}
-	p = &mem.pools[card][cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg)];
+	p = &mem.pools[card][region];
 	/* Every sdaaMalloc passes here: only the first one for a pool locks. */
 	if (__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE))
 		return p;
 	pthread_mutex_lock(&mem.lock);
 	if (!p->ready) {
 		p->card = card;
-		p->region = cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg);
+		p->region = region;
 		if (sdaa_suballoc_init(&p->sa, &pool_ops, p, BLOCK, ALIGN))
 			goto oom;
 		__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
@@ -258,6 +249,44 @@ oom:
 	pthread_mutex_unlock(&mem.lock);
 	*err = sdaaErrorHostMemoryAllocation;
 	return NULL;
+}
+
+/* The pool of the current device for a region kind; NULL with *err set. */
+static struct pool *current_pool(int cross, sdaaError_t *err)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	const struct sdaa_device *d;
+	int dev;
+
+	*err = rt->init_error;
+	if (*err)
+		return NULL;
+	sdaaGetDevice(&dev);
+	d = &rt->devices[dev];
+	/* A card that failed a job of ours takes no more work, allocations included. */
+	*err = sdaa_card_sticky((int)(d->card - rt->cards));
+	if (*err)
+		return NULL;
+	return pool_get((int)(d->card - rt->cards),
+			cross ? DRM_SWAI_MEM_GLOBAL : DRM_SWAI_MEM_LOCAL(d->cg), err);
+}
+
+sdaaError_t sdaa_mem_alloc(int card, uint32_t region, uint64_t size, uint64_t *va)
+{
+	sdaaError_t err = sdaaSuccess;
+	struct pool *p = pool_get(card, region, &err);
+
+	if (!p)
+		return err;
+	return sdaa_suballoc_alloc(&p->sa, size, va) ? sdaaErrorMemoryAllocation : sdaaSuccess;
+}
+
+void sdaa_mem_free(uint64_t va)
+{
+	struct sdaa_block b;
+
+	if (sdaa_block_find(va, &b) && b.region != DRM_SWAI_MEM_HOST)
+		sdaa_suballoc_free(&mem.pools[b.card][b.region].sa, va);
 }
 
 static sdaaError_t malloc_tier(void **ptr, size_t size, int cross)
@@ -336,6 +365,8 @@ static sdaaError_t mem_get_info(size_t *free, size_t *total, int cross)
 		return sdaa_error(rt->init_error);
 	sdaaGetDevice(&dev);
 	d = &rt->devices[dev];
+	if (sdaa_card_sticky((int)(d->card - rt->cards)))
+		return sdaa_error(sdaa_card_sticky((int)(d->card - rt->cards)));
 	if (drmIoctl(d->card->fd, DRM_IOCTL_SWAI_MEM_INFO, &mi))
 		return sdaa_error(errno == ENODEV ? sdaaErrorDeviceUnavailable :
 				  sdaaErrorInitializationError);

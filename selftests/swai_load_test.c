@@ -75,7 +75,8 @@ FIXTURE_TEARDOWN(module)
 	swai_wait_cards(self->cards, 5000);
 }
 
-TEST_F(module, load_unload_cycles)
+/* 20 cycles of probe (MSI-X self-test, reset, MMU setup) take ~15 s under TCG. */
+TEST_F_TIMEOUT(module, load_unload_cycles, 120)
 {
 	long long cycles = swai_expect("SWAI_LOAD_CYCLES");
 	struct swai_card c[SWAI_MAX_CARDS];

@@ -82,6 +82,9 @@ smi_json() {
 qemu=$(sed -n 's/^SWAI_QEMU := //p' "$cache/env.mk")
 suite unit-device-core "$top/build/tests/swai-core-test"
 suite unit-device-mmu "$top/build/tests/swai-mmu-test"
+suite unit-device-cp "$top/build/tests/swai-cp-test"
+suite unit-device-exec "$top/build/tests/swai-exec-test"
+suite unit-device-timing "$top/build/tests/swai-timing-test"
 suite unit-runtime "$top/build/tests/sdaa-unit-test"
 suite unit-suballoc "$top/build/tests/suballoc-test"
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"

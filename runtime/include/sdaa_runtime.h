@@ -11,8 +11,16 @@
  * Errors: every call returns an sdaaError_t.  A failing call also records
  * its error as the calling thread's last error, which sdaaGetLastError()
  * returns and resets and sdaaPeekAtLastError() returns without resetting.
+ * sdaaErrorNotReady and sdaaErrorTimeout are answers, never recorded.  A
+ * job that fails on the card (see the sticky errors below) makes the card
+ * refuse all further work of the process: every later call on the card's
+ * devices returns that error, and GetLastError never resets it.
  * The library prints nothing unless SDAA_LOG_LEVEL (error, warn, info,
  * debug, or 1..4) asks it to, on stderr.
+ *
+ * Processes: a child of fork() must not use the runtime state of its parent
+ * (the parent's context on the card); fork before the first libsdaa call,
+ * or exec, as with CUDA.
  */
 #ifndef SDAA_RUNTIME_H
 #define SDAA_RUNTIME_H
@@ -24,7 +32,7 @@ extern "C" {
 #endif
 
 /* Runtime version: 1000 * major + 10 * minor. */
-#define SDAA_VERSION 10
+#define SDAA_VERSION 20
 
 /**
  * enum sdaaError - result of every libsdaa call.  Each failure mode a user
@@ -62,6 +70,42 @@ typedef enum sdaaError {
 	sdaaErrorInvalidHostPointer = 64,
 	/* The card stopped answering (unplugged, driver unbound). */
 	sdaaErrorDeviceUnavailable = 46,
+	/* A copy's kind does not match where its pointers live. */
+	sdaaErrorInvalidMemcpyDirection = 21,
+	/* Not a live stream or event (never created, or destroyed), an
+	 * event used on another card, or an event ElapsedTime cannot use
+	 * (not recorded, or created with sdaaEventDisableTiming).
+	 */
+	sdaaErrorInvalidResourceHandle = 400,
+	/* Query: the work is not finished yet.  Never becomes the last error. */
+	sdaaErrorNotReady = 600,
+	/* A ...Timeout synchronize ran out of time; the work goes on.  Never
+	 * becomes the last error.
+	 */
+	sdaaErrorTimeout = 909,
+	/* The card or driver cannot run work (no DRM_SWAI_CAP_SUBMIT). */
+	sdaaErrorNotSupported = 801,
+	/*
+	 * Sticky errors: a job of this process failed on the card.  The
+	 * driver then refuses every further job of the process on that card
+	 * (all its core groups), as a CUDA context after a sticky error: every
+	 * later call on the card's devices returns the error; only freeing and
+	 * destroying still work.  Restart the process.
+	 */
+	sdaaErrorIllegalAddress = 700,		/* MMU fault: address not mapped */
+	sdaaErrorLaunchTimeout = 702,		/* job exceeded the job timeout */
+	sdaaErrorIllegalInstruction = 715,	/* bad opcode, flags or operand */
+	sdaaErrorMisalignedAddress = 716,	/* misaligned operand */
+	sdaaErrorLaunchFailure = 719,		/* failed; the cause is not known */
+	sdaaErrorLdmOverrun = 750,		/* LDM range beyond the CG's LDM */
+	sdaaErrorForeignLocalAccess = 751,	/* another CG's Local-HBM */
+	sdaaErrorDmaFailure = 752,		/* a transfer failed on the bus */
+	sdaaErrorInvalidProgram = 753,		/* program unreadable or bad size */
+	/* Not sticky: a job was lost in a reset of its queue that another
+	 * context's hung job caused; the data it should have written is not
+	 * there, the process can go on.
+	 */
+	sdaaErrorDeviceReset = 754,
 	/* Anything else; the log (SDAA_LOG_LEVEL=debug) says more. */
 	sdaaErrorUnknown = 999,
 } sdaaError_t;
@@ -147,6 +191,121 @@ sdaaError_t sdaaPointerGetAttributes(struct sdaaPointerAttributes *attr,
 sdaaError_t sdaaMallocHost(void **ptr, size_t size);
 sdaaError_t sdaaFreeHost(void *ptr);
 sdaaError_t sdaaHostGetDevicePointer(void **devPtr, void *hostPtr, unsigned int flags);
+
+/*
+ * Streams, events, copies and launches (Documentation/runtime.md).
+ *
+ * A stream is an in-order sequence of work on one device (core group): the
+ * device current when it was created.  Stream 0 (NULL) is the legacy default
+ * stream of the current device: work on it waits for all earlier work of
+ * the device's blocking streams, and work on a blocking stream waits for all
+ * earlier work of the legacy stream, as in CUDA; streams created with
+ * sdaaStreamNonBlocking take part in neither rule.  Streams of one device
+ * share its hardware queue, which runs jobs one at a time in order.
+ *
+ * Times: every job has a modeled start and end on the card's clock (the
+ * timing model of the SW-AI card, deterministic) and real (wall) time.
+ * sdaaEventElapsedTime reports modeled time, sdaaEventElapsedTimeWall wall
+ * time.
+ */
+typedef struct sdaaStream_st *sdaaStream_t;
+typedef struct sdaaEvent_st *sdaaEvent_t;
+
+#define sdaaStreamDefault		0x0U
+#define sdaaStreamNonBlocking		0x1U	/* no implicit sync with stream 0 */
+
+#define sdaaEventDefault		0x0U
+#define sdaaEventBlockingSync		0x1U	/* accepted; waits always sleep */
+#define sdaaEventDisableTiming		0x2U	/* no ElapsedTime */
+
+enum sdaaMemcpyKind {
+	sdaaMemcpyHostToHost = 0,
+	sdaaMemcpyHostToDevice = 1,
+	sdaaMemcpyDeviceToHost = 2,
+	sdaaMemcpyDeviceToDevice = 3,
+	sdaaMemcpyDefault = 4,		/* inferred from the pointers */
+};
+
+sdaaError_t sdaaStreamCreate(sdaaStream_t *pStream);
+sdaaError_t sdaaStreamCreateWithFlags(sdaaStream_t *pStream, unsigned int flags);
+sdaaError_t sdaaStreamDestroy(sdaaStream_t stream);
+sdaaError_t sdaaStreamSynchronize(sdaaStream_t stream);
+/* sdaaErrorTimeout if the stream's work is not done within @timeout_ms. */
+sdaaError_t sdaaStreamSynchronizeTimeout(sdaaStream_t stream, unsigned int timeout_ms);
+/* sdaaSuccess when all work is done, else sdaaErrorNotReady. */
+sdaaError_t sdaaStreamQuery(sdaaStream_t stream);
+/* Later work on @stream waits until @event has completed; @flags must be 0. */
+sdaaError_t sdaaStreamWaitEvent(sdaaStream_t stream, sdaaEvent_t event, unsigned int flags);
+/* The device of a stream (stream 0: the current device). */
+sdaaError_t sdaaStreamGetDevice(sdaaStream_t stream, int *device);
+
+sdaaError_t sdaaEventCreate(sdaaEvent_t *event);
+sdaaError_t sdaaEventCreateWithFlags(sdaaEvent_t *event, unsigned int flags);
+sdaaError_t sdaaEventDestroy(sdaaEvent_t event);
+/* Capture the work submitted to @stream so far. */
+sdaaError_t sdaaEventRecord(sdaaEvent_t event, sdaaStream_t stream);
+sdaaError_t sdaaEventQuery(sdaaEvent_t event);
+sdaaError_t sdaaEventSynchronize(sdaaEvent_t event);
+sdaaError_t sdaaEventSynchronizeTimeout(sdaaEvent_t event, unsigned int timeout_ms);
+/* Modeled card time from @start to @end in ms. */
+sdaaError_t sdaaEventElapsedTime(float *ms, sdaaEvent_t start, sdaaEvent_t end);
+/* Real time from @start to @end in ms, as the host saw the events complete. */
+sdaaError_t sdaaEventElapsedTimeWall(float *ms, sdaaEvent_t start, sdaaEvent_t end);
+
+/* Wait for all work of every stream of the current device. */
+sdaaError_t sdaaDeviceSynchronize(void);
+sdaaError_t sdaaDeviceSynchronizeTimeout(unsigned int timeout_ms);
+
+/*
+ * Copies between any two of: pageable host memory, pinned host memory
+ * (sdaaMallocHost, by host or device pointer), Local-HBM (sdaaMalloc) and
+ * Global-HBM (sdaaMallocCross), of any size and alignment.  sdaaMemcpy runs
+ * on the current device's stream 0 and returns when the copy is done.
+ * sdaaMemcpyAsync returns once the copy is queued, except from or to
+ * pageable memory, which goes through the runtime's pinned staging buffers
+ * (to pageable memory: returns when done) and between cards (done on
+ * return).
+ */
+sdaaError_t sdaaMemcpy(void *dst, const void *src, size_t count, enum sdaaMemcpyKind kind);
+sdaaError_t sdaaMemcpyAsync(void *dst, const void *src, size_t count,
+			    enum sdaaMemcpyKind kind, sdaaStream_t stream);
+/* Set @count bytes of device (or pinned host) memory to @value. */
+sdaaError_t sdaaMemset(void *devPtr, int value, size_t count);
+sdaaError_t sdaaMemsetAsync(void *devPtr, int value, size_t count, sdaaStream_t stream);
+
+/*
+ * Run a core-group program on the device (core group) of @stream: @count
+ * instructions of the SW-AI ISA (struct swai_insn, <drm/swai_program.h>, at
+ * most SWAI_PROGRAM_MAX_BYTES).  The runtime copies the program, so the
+ * array may be reused at once.  Its operands are device addresses of this
+ * process (sdaaMalloc, sdaaMallocCross, sdaaHostGetDevicePointer) and LDM
+ * offsets.  Errors of the program surface as sticky errors when the stream
+ * is synchronised.
+ */
+struct swai_insn;
+sdaaError_t sdaaLaunchProgram(const struct swai_insn *insns, size_t count,
+			      sdaaStream_t stream);
+
+/*
+ * The card's timing model (datasheet §14) as seen from @device: bandwidths
+ * in MB/s (10^6 bytes/s), costs and clocks in ns of modeled time.
+ */
+struct sdaaTimingParams {
+	unsigned int ringMBps;		/* per CG, LDM <-> Global-HBM */
+	unsigned int ringTotalMBps;	/* the ring, shared by all CGs */
+	unsigned int localMBps;		/* per CG, LDM <-> its Local-HBM */
+	unsigned int pcieMBps;		/* host link, each direction, shared */
+	unsigned int ldmMBps;		/* per CG, REDUCE in LDM */
+	unsigned int launchNs;		/* host launch of a job */
+	unsigned int syncNs;		/* host-mediated synchronisation */
+	unsigned int stepNs;		/* fixed cost of every COPY */
+	unsigned int barrierNs;		/* on-card BARRIER / WAIT */
+	unsigned int dmaNs;		/* fixed cost of every DMA_GET/PUT */
+	unsigned long long cardClockNs;	/* the card's modeled clock now */
+	unsigned long long hostClockNs;	/* this process's modeled host time */
+	unsigned long long resets;	/* queue and card resets so far */
+};
+sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *params, int device);
 
 #ifdef __cplusplus
 }

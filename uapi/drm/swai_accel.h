@@ -27,7 +27,7 @@ extern "C" {
 
 /* uAPI version: drmGetVersion() version_major / version_minor. */
 #define DRM_SWAI_UAPI_MAJOR		1
-#define DRM_SWAI_UAPI_MINOR		0
+#define DRM_SWAI_UAPI_MINOR		1
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
 #define DRM_SWAI_SET_PARTITION		0x01
@@ -36,6 +36,9 @@ extern "C" {
 #define DRM_SWAI_MEM_INFO		0x04
 #define DRM_SWAI_VA_PROBE		0x05
 #define DRM_SWAI_BO_USERPTR		0x06
+#define DRM_SWAI_QUERY_TIMING		0x07
+#define DRM_SWAI_SUBMIT			0x08
+#define DRM_SWAI_JOB_WAIT		0x09
 
 #define DRM_IOCTL_SWAI_QUERY_DEVICE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_DEVICE, \
@@ -53,6 +56,13 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_VA_PROBE, struct drm_swai_va_probe)
 #define DRM_IOCTL_SWAI_BO_USERPTR \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_BO_USERPTR, struct drm_swai_bo_userptr)
+#define DRM_IOCTL_SWAI_QUERY_TIMING \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_TIMING, \
+		 struct drm_swai_query_timing)
+#define DRM_IOCTL_SWAI_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_SUBMIT, struct drm_swai_submit)
+#define DRM_IOCTL_SWAI_JOB_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_JOB_WAIT, struct drm_swai_job_wait)
 
 /*
  * Capabilities of the driver and card, reported in
@@ -64,6 +74,8 @@ extern "C" {
 #define DRM_SWAI_CAP_PARTITION		_BITULL(2)	/* SET_PARTITION */
 #define DRM_SWAI_CAP_MEMORY		_BITULL(3)	/* BO_*, MEM_INFO, VA_PROBE */
 #define DRM_SWAI_CAP_USERPTR		_BITULL(4)	/* BO_USERPTR, MEM_HOST */
+#define DRM_SWAI_CAP_SUBMIT		_BITULL(5)	/* SUBMIT, JOB_WAIT, syncobj */
+#define DRM_SWAI_CAP_TIMING		_BITULL(6)	/* QUERY_TIMING */
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -310,6 +322,175 @@ struct drm_swai_va_probe {
 	__u32 reason;
 	/** @pad: in, must be 0. */
 	__u32 pad;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_swai_query_timing - the card's timing model and counters
+ *
+ * The card models how long each job takes on the real hardware
+ * (Documentation/datasheet.md §14).  These are its parameters -- properties
+ * of the card, the same for every job -- and its modeled clock.  Bandwidths
+ * are in MB/s (10^6 bytes/s), costs and times in ns of modeled time.
+ */
+struct drm_swai_query_timing {
+	/** @flags: in, must be 0. */
+	__u32 flags;
+	/** @ring_mbps: out, per core group, LDM <-> Global-HBM over the ring. */
+	__u32 ring_mbps;
+	/** @ring_total_mbps: out, the whole ring, shared by all core groups. */
+	__u32 ring_total_mbps;
+	/** @local_mbps: out, per core group, LDM <-> its Local-HBM. */
+	__u32 local_mbps;
+	/** @pcie_mbps: out, the host link, each direction, shared. */
+	__u32 pcie_mbps;
+	/** @ldm_mbps: out, per core group, REDUCE in LDM. */
+	__u32 ldm_mbps;
+	/** @launch_ns: out, host launch cost of every job. */
+	__u32 launch_ns;
+	/** @sync_ns: out, host-mediated synchronisation cost. */
+	__u32 sync_ns;
+	/** @step_ns: out, fixed cost of every COPY (a collective's step). */
+	__u32 step_ns;
+	/** @barrier_ns: out, on-card BARRIER / WAIT wake-up cost. */
+	__u32 barrier_ns;
+	/** @dma_ns: out, fixed cost of every DMA_GET / DMA_PUT. */
+	__u32 dma_ns;
+	/** @pad: out, 0. */
+	__u32 pad;
+	/** @clock_ns: out, the card's modeled time: latest end of any job. */
+	__u64 clock_ns;
+	/** @resets: out, queue and card resets since the driver loaded. */
+	__u64 resets;
+	/** @reserved: in, must be 0; out, 0. */
+	__u64 reserved[4];
+};
+
+/* drm_swai_sync.flags */
+#define DRM_SWAI_SYNC_TIMELINE		0x1U	/* @point is a timeline point */
+
+/**
+ * struct drm_swai_sync - a DRM syncobj (binary, or a timeline point)
+ */
+struct drm_swai_sync {
+	/** @handle: syncobj handle of the caller's file. */
+	__u32 handle;
+	/** @flags: DRM_SWAI_SYNC_*. */
+	__u32 flags;
+	/** @point: with DRM_SWAI_SYNC_TIMELINE, the point; else must be 0. */
+	__u64 point;
+};
+
+#define DRM_SWAI_MAX_IN_SYNCS		64
+
+/**
+ * struct drm_swai_submit - run a core-group program on a core group's queue
+ *
+ * Queues a job that runs the program of @program_size bytes (struct
+ * swai_insn, uapi/drm/swai_program.h) at device VA @program_va of the
+ * caller's context on core group @queue, once every fence in @in_syncs has
+ * signalled.  Jobs of one file on one queue run in submission order.  When
+ * the job ends, its fence signals @out_sync (if @out_sync.handle is not 0)
+ * and DRM_IOCTL_SWAI_JOB_WAIT reports how it ended and its modeled times.
+ *
+ * Modeled time: the job starts no earlier than @not_before_ns (the host's
+ * modeled time when it launched the job, see libsdaa) plus the card's launch
+ * cost, no earlier than the end of the previous job on the queue, and no
+ * earlier than the end, plus the host sync cost, of every in-fence of this
+ * card.  0 means "now": the card's modeled clock.
+ *
+ * A job that fails (fault, illegal instruction, timeout) marks the caller's
+ * context as failed: every later SUBMIT of that file fails with -ECANCELED,
+ * as a CUDA context with a sticky error.  Errors: -EINVAL (bad queue, size,
+ * flags, pad, reserved, sync flags; an in-sync with no fence yet: a binary
+ * syncobj never signalled or a timeline point not yet submitted -- there is
+ * no wait-for-submit), -EFAULT (@in_syncs unreadable), -ENOENT (a syncobj
+ * handle does not exist), -ECANCELED (context failed), -EOPNOTSUPP (the card
+ * has no queues: DRM_SWAI_CAP_SUBMIT clear), -ENODEV (card gone), -ENOMEM.
+ */
+struct drm_swai_submit {
+	/** @program_va: in, device VA of the first instruction, 8-aligned. */
+	__u64 program_va;
+	/** @program_size: in, bytes: a non-zero multiple of 48, at most
+	 * SWAI_PROGRAM_MAX_BYTES.
+	 */
+	__u32 program_size;
+	/** @queue: in, core group, < num_core_groups. */
+	__u32 queue;
+	/** @in_syncs: in, user pointer to struct drm_swai_sync[@in_sync_count]. */
+	__u64 in_syncs;
+	/** @in_sync_count: in, at most DRM_SWAI_MAX_IN_SYNCS. */
+	__u32 in_sync_count;
+	/** @flags: in, must be 0. */
+	__u32 flags;
+	/** @out_sync: in, the syncobj (and point) to signal; handle 0: none. */
+	struct drm_swai_sync out_sync;
+	/** @not_before_ns: in, modeled launch time, 0 for the card's clock. */
+	__u64 not_before_ns;
+	/** @job_id: out, the job's number in the caller's file, from 1. */
+	__u64 job_id;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/* drm_swai_job_wait.state */
+#define DRM_SWAI_JOB_PENDING		0	/* not finished (timeout hit) */
+#define DRM_SWAI_JOB_DONE		1	/* finished: see @error */
+
+/* drm_swai_job_wait.error: 0, or why the job failed. */
+#define DRM_SWAI_JOB_OK			0
+#define DRM_SWAI_JOB_ERR_ILLEGAL	1	/* bad instruction */
+#define DRM_SWAI_JOB_ERR_LDM		2	/* LDM range overrun */
+#define DRM_SWAI_JOB_ERR_MMU		3	/* MMU fault at @fault_va */
+#define DRM_SWAI_JOB_ERR_RESET		4	/* lost in a reset it did not cause */
+#define DRM_SWAI_JOB_ERR_PROGRAM	5	/* program not readable */
+#define DRM_SWAI_JOB_ERR_DMA		6	/* transfer failed on the bus */
+#define DRM_SWAI_JOB_ERR_ALIGN		7	/* misaligned operand */
+#define DRM_SWAI_JOB_ERR_FOREIGN	8	/* another CG's Local-HBM */
+#define DRM_SWAI_JOB_ERR_TIMEOUT	9	/* exceeded the job timeout */
+#define DRM_SWAI_JOB_ERR_CANCELED	10	/* not run: context had failed */
+
+/* drm_swai_job_wait.ctx_flags */
+#define DRM_SWAI_CTX_FAILED		0x1U	/* a job of this file failed */
+
+/**
+ * struct drm_swai_job_wait - wait for a job of the caller's and report it
+ *
+ * Waits until job @job_id of the caller's file has ended or CLOCK_MONOTONIC
+ * reaches @timeout_abs_ns (0: do not wait), then reports it.  Returns 0 with
+ * @state DRM_SWAI_JOB_DONE and the job's outcome, or -ETIME with @state
+ * PENDING when the time ran out, -EINTR on a signal (restartable), -ENOENT
+ * for a job id the file never had or whose record was dropped (the driver
+ * keeps the newest 16384 per file), -EINVAL for non-zero flags/reserved.
+ */
+struct drm_swai_job_wait {
+	/** @job_id: in. */
+	__u64 job_id;
+	/** @timeout_abs_ns: in, CLOCK_MONOTONIC deadline; 0 polls. */
+	__s64 timeout_abs_ns;
+	/** @flags: in, must be 0. */
+	__u32 flags;
+	/** @state: out, DRM_SWAI_JOB_PENDING or DRM_SWAI_JOB_DONE. */
+	__u32 state;
+	/** @error: out, DRM_SWAI_JOB_OK or DRM_SWAI_JOB_ERR_*. */
+	__u32 error;
+	/** @error_pc: out, index of the failing instruction. */
+	__u32 error_pc;
+	/** @fault_va: out, the device VA that failed (MMU, FOREIGN, DMA). */
+	__u64 fault_va;
+	/** @start_ns: out, modeled start on the card's clock. */
+	__u64 start_ns;
+	/** @end_ns: out, modeled end. */
+	__u64 end_ns;
+	/** @wall_ns: out, real time the card spent running it. */
+	__u64 wall_ns;
+	/** @bytes: out, bytes its transfers moved. */
+	__u64 bytes;
+	/** @queue: out, the core group it ran on. */
+	__u32 queue;
+	/** @ctx_flags: out, DRM_SWAI_CTX_* of the caller's file. */
+	__u32 ctx_flags;
 	/** @reserved: in, must be 0. */
 	__u64 reserved[2];
 };

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sdaa_card.c - the execution state of each card, made when a process first
+ * runs work on it: the card's timing parameters, the process's modeled host
+ * clock on it (starting at the card's clock), one timeline syncobj and one
+ * legacy default stream per queue (core group); the card's sticky error;
+ * sdaaDeviceGetTimingParams.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <xf86drm.h>
+
+#include "sdaa_exec.h"
+
+#define MAX_CARDS	64
+
+static struct {
+	pthread_mutex_t lock;			/* making execution states */
+	struct sdaa_xcard *xc[MAX_CARDS];	/* published with release */
+	sdaaError_t err[MAX_CARDS];		/* why a card cannot run work */
+} ex = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+int64_t sdaa_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t sdaa_deadline(unsigned int ms)
+{
+	return sdaa_now_ns() + (int64_t)ms * 1000000LL;
+}
+
+struct swai_insn sdaa_insn_copy(uint64_t dst, uint64_t src, uint64_t len)
+{
+	return (struct swai_insn){
+		.op = SWAI_OP_COPY, .rows = 1, .len = len, .dst = dst, .src = src,
+	};
+}
+
+static void bufpair_init(struct sdaa_bufpair *bp)
+{
+	memset(bp, 0, sizeof(*bp));
+	pthread_mutex_init(&bp->lock, NULL);
+}
+
+static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
+{
+	struct sdaa_card *card = &sdaa_runtime()->cards[index];
+
+	xc->card = card;
+	xc->index = index;
+	if (!(card->q.capabilities & DRM_SWAI_CAP_SUBMIT)) {
+		sdaa_log(SDAA_LOG_ERROR, "card %d cannot run jobs (no DRM_SWAI_CAP_SUBMIT)",
+			 card->minor);
+		return sdaaErrorNotSupported;
+	}
+	xc->nq = card->q.num_core_groups < SDAA_MAX_CG ? (int)card->q.num_core_groups :
+							 SDAA_MAX_CG;
+	if (card->q.capabilities & DRM_SWAI_CAP_TIMING &&
+	    drmIoctl(card->fd, DRM_IOCTL_SWAI_QUERY_TIMING, &xc->timing))
+		sdaa_log(SDAA_LOG_WARN, "card %d: timing query failed: %s", card->minor,
+			 strerror(errno));
+	/* The process's host clock starts where the card is now. */
+	xc->hclock = xc->timing.clock_ns;
+	bufpair_init(&xc->bounce);
+	for (int i = 0; i < xc->nq; i++) {
+		struct sdaa_queue *q = &xc->q[i];
+
+		if (drmSyncobjCreate(card->fd, 0, &xc->syncobj[i])) {
+			sdaa_log(SDAA_LOG_ERROR, "card %d: no syncobj: %s", card->minor,
+				 strerror(errno));
+			return sdaaErrorNotSupported;
+		}
+		q->xc = xc;
+		q->cg = i;
+		pthread_mutex_init(&q->lock, NULL);
+		pthread_mutex_init(&q->sync_lock, NULL);
+		sdaa_front_init(&q->legacy_front);
+		sdaa_front_init(&q->blocking_front);
+		sdaa_front_init(&q->all_front);
+		bufpair_init(&q->stage);
+		if (sdaa_ring_init(&q->ring, SDAA_POOL_BYTES - SDAA_POOL_SCRATCH,
+				   (unsigned int)(SDAA_POOL_BYTES / 64)))
+			return sdaaErrorHostMemoryAllocation;
+		q->legacy = sdaa_stream_new(q, sdaaStreamDefault, 1);
+		if (!q->legacy)
+			return sdaaErrorHostMemoryAllocation;
+	}
+	sdaa_log(SDAA_LOG_DEBUG, "card %d: %d queues, host clock starts at %llu ns",
+		 card->minor, xc->nq, (unsigned long long)xc->hclock);
+	return sdaaSuccess;
+}
+
+sdaaError_t sdaa_xcard_get(int index, struct sdaa_xcard **out)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	struct sdaa_xcard *xc;
+	sdaaError_t err;
+
+	if (rt->init_error)
+		return rt->init_error;
+	if (index < 0 || index >= rt->ncards || index >= MAX_CARDS)
+		return sdaaErrorInvalidDevice;
+	xc = __atomic_load_n(&ex.xc[index], __ATOMIC_ACQUIRE);
+	if (xc) {
+		*out = xc;
+		return sdaaSuccess;
+	}
+	pthread_mutex_lock(&ex.lock);
+	if (!ex.xc[index] && !ex.err[index]) {
+		xc = calloc(1, sizeof(*xc));
+		ex.err[index] = xc ? xcard_init(index, xc) : sdaaErrorHostMemoryAllocation;
+		/* A card that cannot run work keeps its (never used) state. */
+		if (!ex.err[index])
+			__atomic_store_n(&ex.xc[index], xc, __ATOMIC_RELEASE);
+	}
+	err = ex.err[index];
+	*out = ex.xc[index];
+	pthread_mutex_unlock(&ex.lock);
+	return err;
+}
+
+sdaaError_t sdaa_device_queue(int dev, struct sdaa_queue **q)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	const struct sdaa_device *d;
+	struct sdaa_xcard *xc;
+	sdaaError_t err;
+
+	if (rt->init_error)
+		return rt->init_error;
+	if (dev < 0)
+		sdaaGetDevice(&dev);
+	if (dev >= rt->ndevices)
+		return sdaaErrorInvalidDevice;
+	d = &rt->devices[dev];
+	err = sdaa_xcard_get((int)(d->card - rt->cards), &xc);
+	if (err)
+		return err;
+	if (d->cg >= xc->nq)
+		return sdaaErrorNotSupported;
+	*q = &xc->q[d->cg];
+	return sdaaSuccess;
+}
+
+sdaaError_t sdaa_xcard_check(struct sdaa_xcard *xc)
+{
+	return (sdaaError_t)__atomic_load_n(&xc->sticky, __ATOMIC_ACQUIRE);
+}
+
+sdaaError_t sdaa_card_sticky(int index)
+{
+	struct sdaa_xcard *xc;
+
+	if (index < 0 || index >= MAX_CARDS)
+		return sdaaSuccess;
+	xc = __atomic_load_n(&ex.xc[index], __ATOMIC_ACQUIRE);
+	return xc ? sdaa_xcard_check(xc) : sdaaSuccess;
+}
+
+sdaaError_t sdaa_errno_error(int e)
+{
+	switch (e) {
+	case ENODEV:
+		return sdaaErrorDeviceUnavailable;
+	case ENOMEM:
+		return sdaaErrorHostMemoryAllocation;
+	default:
+		return sdaaErrorUnknown;
+	}
+}
+
+SDAA_API sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *p, int device)
+{
+	struct drm_swai_query_timing t = { 0 };
+	struct sdaa_queue *q;
+	sdaaError_t err;
+
+	if (!p)
+		return sdaa_error(sdaaErrorInvalidValue);
+	err = sdaa_device_valid(device);
+	if (err)
+		return sdaa_error(err);
+	err = sdaa_device_queue(device, &q);
+	if (err)
+		return sdaa_error(err);
+	if (!(q->xc->card->q.capabilities & DRM_SWAI_CAP_TIMING))
+		return sdaa_error(sdaaErrorNotSupported);
+	if (drmIoctl(q->xc->card->fd, DRM_IOCTL_SWAI_QUERY_TIMING, &t))
+		return sdaa_error(sdaa_errno_error(errno));
+	*p = (struct sdaaTimingParams){
+		.ringMBps = t.ring_mbps, .ringTotalMBps = t.ring_total_mbps,
+		.localMBps = t.local_mbps, .pcieMBps = t.pcie_mbps, .ldmMBps = t.ldm_mbps,
+		.launchNs = t.launch_ns, .syncNs = t.sync_ns, .stepNs = t.step_ns,
+		.barrierNs = t.barrier_ns, .dmaNs = t.dma_ns, .cardClockNs = t.clock_ns,
+		.hostClockNs = __atomic_load_n(&q->xc->hclock, __ATOMIC_RELAXED),
+		.resets = t.resets,
+	};
+	return sdaaSuccess;
+}
+
+/*
+ * Before the pinned memory goes (sdaa_host.c, destructor 400): let the
+ * process's last jobs end, so that no job reads memory being unpinned.
+ * Bounded: a hung job is the driver's timeout's business.
+ */
+__attribute__((destructor(500))) static void jobs_fini(void)
+{
+	int64_t deadline = sdaa_deadline(10000);
+
+	for (int c = 0; c < MAX_CARDS; c++) {
+		struct sdaa_xcard *xc = ex.xc[c];
+
+		for (int i = 0; xc && i < xc->nq; i++) {
+			struct sdaa_fence f = { 0, xc->q[i].last_job };
+
+			sdaa_wait(xc, i, f, deadline, 0, NULL);
+		}
+	}
+}
