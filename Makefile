@@ -24,10 +24,10 @@ USER_CFLAGS := $(CSTD) $(WARN) -O2 -g -I$(TOP)/uapi $(DRM_CFLAGS)
 # Host unit tests run under ASan/UBSan; every finding is fatal.
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all setup check demo module runtime tools selftests unit-tests faults clean lint \
-	need-setup install
+.PHONY: all setup check demo module runtime collectives tools selftests unit-tests faults clean \
+	lint need-setup install
 
-all: module runtime tools selftests unit-tests faults
+all: module runtime collectives tools selftests unit-tests faults
 
 setup:
 	@tools/setup.sh
@@ -54,7 +54,7 @@ tools/vm/faults/swai_fault.ko: tools/vm/faults/swai_fault.c tools/vm/faults/Kbui
 
 # --- libsdaa: versioned shared library + pkg-config --------------------------------
 SDAA_SOVER := 0
-SDAA_VER := 0.2.0
+SDAA_VER := 0.3.0
 RT_SRC := $(wildcard runtime/*.c)
 RT_HDR := $(wildcard runtime/*.h runtime/include/*.h) uapi/drm/swai_accel.h
 RT_CFLAGS := $(USER_CFLAGS) -Iruntime/include -Iruntime -Itools/testing
@@ -74,6 +74,28 @@ $(B)/lib/pkgconfig/sdaa.pc: runtime/sdaa.pc.in Makefile
 	sed -e 's|@PREFIX@|$(B)|; s|@LIBDIR@|$(B)/lib|; s|@INCLUDEDIR@|$(TOP)/runtime/include|' \
 		-e 's|@VERSION@|$(SDAA_VER)|' $< >$@
 
+# --- libswccl: collectives among a card's core groups, on libsdaa ------------------------
+SWCCL_SOVER := 0
+SWCCL_VER := 0.1.0
+CCL_SRC := $(wildcard collectives/*.c)
+CCL_HDR := $(wildcard collectives/*.h collectives/include/*.h) uapi/drm/swai_program.h \
+	runtime/include/sdaa_runtime.h
+CCL_CFLAGS := $(USER_CFLAGS) -Icollectives/include -Icollectives -Iruntime/include
+LIBSWCCL := $(B)/lib/libswccl.so.$(SWCCL_VER)
+SWCCL_LINK := -L$(B)/lib -lswccl -lsdaa
+collectives: $(LIBSWCCL) $(B)/lib/pkgconfig/swccl.pc
+$(LIBSWCCL): $(CCL_SRC) $(CCL_HDR) collectives/libswccl.map $(LIBSDAA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CCL_CFLAGS) -fPIC -shared -fvisibility=hidden \
+		-Wl,-soname,libswccl.so.$(SWCCL_SOVER) -Wl,--version-script=collectives/libswccl.map \
+		-Wl,--no-undefined -o $@ $(CCL_SRC) $(SDAA_LINK) -lpthread -lm
+	ln -sf libswccl.so.$(SWCCL_VER) $(B)/lib/libswccl.so.$(SWCCL_SOVER)
+	ln -sf libswccl.so.$(SWCCL_SOVER) $(B)/lib/libswccl.so
+$(B)/lib/pkgconfig/swccl.pc: collectives/swccl.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(B)|; s|@LIBDIR@|$(B)/lib|; s|@INCLUDEDIR@|$(TOP)/collectives/include|' \
+		-e 's|@VERSION@|$(SWCCL_VER)|' $< >$@
+
 PREFIX ?= /usr/local
 install: runtime
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
@@ -87,8 +109,18 @@ install: runtime
 		-e 's|@VERSION@|$(SDAA_VER)|' runtime/sdaa.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/sdaa.pc
 
 # --- userspace tools ------------------------------------------------------------------
-TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth
+TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/swccl-bench
 tools: $(TOOLS)
+# swccl-bench: the pure parts (data, model, report) are also the host unit test's.
+BENCH_PURE := tools/swccl-bench-data.c tools/swccl-bench-model.c tools/swccl-bench-report.c
+BENCH_SRC := tools/swccl-bench.c tools/swccl-bench-run.c tools/swccl-bench-summary.c $(BENCH_PURE)
+BENCH_HDR := $(wildcard tools/swccl-bench*.h) collectives/include/swccl.h \
+	runtime/include/sdaa_runtime.h tools/testing/splitmix64.h
+BENCH_INC := -Iruntime/include -Icollectives/include -Itools/testing
+$(B)/bin/swccl-bench: $(BENCH_SRC) $(BENCH_HDR) $(LIBSDAA) $(B)/lib/libswccl.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -g $(BENCH_INC) -o $@ $(BENCH_SRC) -L$(B)/lib -lswccl -lsdaa \
+		-Wl,-rpath,'$$ORIGIN/../lib' -lm
 $(B)/bin/sdaa-bandwidth: tools/sdaa-bandwidth.c runtime/include/sdaa_runtime.h $(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iruntime/include -o $@ $< $(SDAA_LINK) \
@@ -115,6 +147,13 @@ $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) runtime/swai_cards.c u
 	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -Itools/testing -isystem $(SWAI_KSELFTEST) \
 		-Wno-clobbered \
 		-o $@ $< runtime/swai_cards.c $(SDAA_LINK) $(DRM_LIBS) -lpthread
+# The swccl selftests also link libswccl.
+$(B)/selftests/swccl_%: selftests/swccl_%.c $(wildcard selftests/*.h) runtime/swai_cards.c \
+		uapi/drm/swai_accel.h $(LIBSDAA) $(LIBSWCCL)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -Icollectives/include -Itools/testing \
+		-isystem $(SWAI_KSELFTEST) -Wno-clobbered \
+		-o $@ $< runtime/swai_cards.c $(SWCCL_LINK) $(DRM_LIBS) -lpthread -lm
 $(B)/selftests/%: selftests/%.sh
 	@mkdir -p $(dir $@)
 	install -m 0755 $< $@
@@ -122,8 +161,21 @@ $(B)/selftests/%: selftests/%.sh
 # --- host unit tests (no VM) ----------------------------------------------------------
 UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-test \
 	$(B)/tests/swai-exec-test $(B)/tests/swai-timing-test $(B)/tests/sdaa-unit-test \
-	$(B)/tests/suballoc-test
+	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test
 unit-tests: $(UT_BIN)
+# libswccl's sources compiled into the test, under ASan/UBSan, without the
+# files that call libsdaa: the cost model, shards, and every algorithm's
+# programs run through the simulator on host memory.
+CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c \
+	collectives/swccl_launch.c collectives/swccl_group.c collectives/swccl_timeout.c,$(CCL_SRC))
+$(B)/tests/swccl-unit-test: collectives/tests/swccl-unit-test.c $(CCL_UT_SRC) $(CCL_HDR) \
+		tools/testing/tap.h tools/testing/splitmix64.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CCL_CFLAGS) -Itools/testing -O1 $(SAN) -o $@ $< $(CCL_UT_SRC) -lm
+$(B)/tests/swccl-bench-test: tools/tests/swccl-bench-test.c $(BENCH_PURE) $(BENCH_HDR) \
+		tools/testing/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) $(BENCH_INC) -Itools -o $@ $< $(BENCH_PURE) -lm
 $(B)/tests/suballoc-test: runtime/tests/suballoc-test.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
 		tools/testing/tap.h tools/testing/splitmix64.h
 	@mkdir -p $(dir $@)
@@ -136,7 +188,8 @@ $(B)/tests/sdaa-unit-test: runtime/tests/sdaa-unit-test.c $(RT_SRC) $(RT_HDR)
 		$(DRM_LIBS) -lnuma -lpthread
 CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c tools/qemu/swai-cp.c \
 	tools/qemu/swai-cp-regs.c tools/qemu/swai-exec.c tools/qemu/swai-sync.c \
-	tools/qemu/swai-mem.c tools/qemu/swai-timing.c tools/qemu/swai-reduce.c
+	tools/qemu/swai-mem.c tools/qemu/swai-timing.c tools/qemu/swai-reduce.c \
+	tools/qemu/swai-div.c
 CORE_HDR := $(wildcard tools/qemu/swai-*.h tools/qemu/tests/*.h) \
 	tools/testing/tap.h kernel/swai_regs.h uapi/drm/swai_program.h
 $(B)/tests/swai-%-test: tools/qemu/tests/swai-%-test.c $(CORE_SRC) $(CORE_HDR)
@@ -149,9 +202,16 @@ check: setup
 	@$(MAKE) --no-print-directory all
 	@tools/run-checks.sh
 
+# The VM has no gnuplot: swccl-bench prints its plot scripts, swccl-plot.sh renders
+# them on the host into build/swccl-bench-*.png; demo.rc keeps the VM's status.
 demo: setup
 	@$(MAKE) --no-print-directory all
-	@SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 -- sh -c 'swai-smi && echo && sdaa-bandwidth'
+	@{ SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 -- sh -c 'swai-smi && echo && \
+		sdaa-bandwidth && echo && \
+		swccl-bench allgather -b 1M -e 64M -f 2 -a all --plot /root/swccl-bench-allgather.png && \
+		echo && swccl-bench reducescatter -b 1M -e 64M -f 2 -a all \
+		--plot /root/swccl-bench-reducescatter.png'; echo $$? >$(B)/demo.rc; } | \
+		tools/swccl-plot.sh $(B); exit $$(cat $(B)/demo.rc)
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \

@@ -196,6 +196,8 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 		caps |= DRM_SWAI_CAP_SUBMIT;
 	if (sdev->has_timing)
 		caps |= DRM_SWAI_CAP_TIMING;
+	if (sdev->has_queues && (sdev->hw_caps & SWAI_CAP_PEER))
+		caps |= DRM_SWAI_CAP_PEER;
 
 	return caps;
 }

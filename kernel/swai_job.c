@@ -247,7 +247,8 @@ static int swai_job_check_sync(const struct drm_swai_sync *s, bool out)
 static int swai_job_check_args(struct swai_device *sdev,
 			       const struct drm_swai_submit *args)
 {
-	if (args->flags || args->reserved[0] || args->reserved[1])
+	if ((args->flags & ~DRM_SWAI_SUBMIT_FLAGS_ALL) || args->reserved[0] ||
+	    args->reserved[1])
 		return -EINVAL;
 	if (args->queue >= sdev->num_cg)
 		return -EINVAL;
@@ -395,7 +396,8 @@ static int swai_job_push(struct swai_ctx *ctx, struct swai_job *job,
  * without a fence (a binary syncobj never signalled, a timeline point not
  * yet submitted), -EFAULT if @in_syncs is unreadable, -ENOENT for a syncobj
  * handle that does not exist, -ECANCELED if a job of the file failed,
- * -ENOMEM, -EOPNOTSUPP without DRM_SWAI_CAP_SUBMIT, -ENODEV after unplug.
+ * -ENOMEM, -EOPNOTSUPP without DRM_SWAI_CAP_SUBMIT (or DRM_SWAI_CAP_PEER for
+ * DRM_SWAI_SUBMIT_PEER), -ENODEV after unplug.
  */
 int swai_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -414,6 +416,8 @@ int swai_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	if (ret)
 		return ret;
 	if (!sdev->has_queues || !ctx)
+		return -EOPNOTSUPP;
+	if ((args->flags & DRM_SWAI_SUBMIT_PEER) && !(sdev->hw_caps & SWAI_CAP_PEER))
 		return -EOPNOTSUPP;
 	ret = swai_job_copy_syncs(args, &syncs);
 	if (ret)
@@ -450,6 +454,7 @@ int swai_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	job->prog_va = args->program_va;
 	job->prog_size = args->program_size;
 	job->not_before_ns = args->not_before_ns;
+	job->desc_flags = args->flags & DRM_SWAI_SUBMIT_PEER ? SWAI_DESC_PEER : 0;
 
 	mutex_lock(&ctx->submit_lock);
 	entity = swai_sched_entity(ctx, args->queue);

@@ -101,7 +101,8 @@ struct swai_job_result {
  * @prog_va: device VA of the program
  * @prog_size: bytes of the program
  * @not_before_ns: the not_before_ns of the submit
- * @desc_flags: SWAI_DESC_* chosen when first written to the ring
+ * @desc_flags: SWAI_DESC_*: PEER from the submit, the injection flags added
+ * when first written to the ring
  * @state: enum swai_job_state (queue lock)
  * @timed_out: the scheduler gave up on it; a reset ends it with TIMEOUT
  * @seqno: ring sequence number of its descriptor (queue lock)

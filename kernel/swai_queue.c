@@ -214,7 +214,7 @@ struct dma_fence *swai_queue_run(struct swai_queue *q, struct swai_job *job)
 			} else {
 				/* Injection is for the job's first write only. */
 				if (job->state == SWAI_JOB_NEW)
-					job->desc_flags = swai_queue_inject_flags(sdev, q->cg);
+					job->desc_flags |= swai_queue_inject_flags(sdev, q->cg);
 				swai_queue_write_locked(q, job, not_before);
 			}
 			drm_dev_exit(idx);

@@ -75,6 +75,7 @@
 #define SWAI_CAP_MMU			BIT(4)	/* device MMU, SWAI_REG_MMU_* */
 #define SWAI_CAP_QUEUES			BIT(5)	/* command processor, SWAI_Q_* */
 #define SWAI_CAP_TIMING			BIT(6)	/* timing model, SWAI_REG_T_* */
+#define SWAI_CAP_PEER			BIT(7)	/* SWAI_DESC_PEER, DIV, DT_U8 */
 
 /* SWAI_REG_STATUS bits */
 #define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
@@ -202,11 +203,15 @@
 #define SWAI_Q_STATUS_IDLE		BIT(1)	/* no job in flight, ring empty */
 #define SWAI_Q_STATUS_BAD_RING		BIT(2)	/* ring unreadable or size bad */
 
-/* struct swai_hw_desc.flags: debug features used for fault injection. */
+/*
+ * struct swai_hw_desc.flags: fault injection (debug) and peer access, which
+ * lets the job's CG reach other CGs' Local-HBM (else SWAI_JOB_ERR_FOREIGN).
+ */
 #define SWAI_DESC_INJECT_HANG		BIT(0)	/* never finish: spin until reset */
 #define SWAI_DESC_INJECT_MMU_FAULT	BIT(1)	/* first access faults */
 #define SWAI_DESC_INJECT_DMA_FAIL	BIT(2)	/* first transfer fails */
-#define SWAI_DESC_FLAGS_ALL		0x7U
+#define SWAI_DESC_PEER			BIT(3)	/* other CGs' Local-HBM allowed */
+#define SWAI_DESC_FLAGS_ALL		0xfU
 
 /* struct swai_hw_completion.status: how a job ended. */
 #define SWAI_JOB_OK			0

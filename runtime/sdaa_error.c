@@ -64,6 +64,15 @@ static const struct {
 	  "the work is not finished yet (not an error): query again or synchronize" },
 	{ sdaaErrorTimeout, "sdaaErrorTimeout",
 	  "the wait timed out before the work finished; the work goes on" },
+	{ sdaaErrorPeerAccessUnsupported, "sdaaErrorPeerAccessUnsupported",
+	  "peer access is only possible between two core groups of one card, "
+	  "with a driver and card that support it (DRM_SWAI_CAP_PEER); copies "
+	  "between the devices still work through Global-HBM" },
+	{ sdaaErrorPeerAccessAlreadyEnabled, "sdaaErrorPeerAccessAlreadyEnabled",
+	  "peer access from the current device to that peer is already enabled" },
+	{ sdaaErrorPeerAccessNotEnabled, "sdaaErrorPeerAccessNotEnabled",
+	  "peer access from the current device to that peer was not enabled: "
+	  "call sdaaDeviceEnablePeerAccess first" },
 	{ sdaaErrorNotSupported, "sdaaErrorNotSupported",
 	  "this card or driver cannot run jobs (no DRM_SWAI_CAP_SUBMIT): update "
 	  "swai.ko and the card" },

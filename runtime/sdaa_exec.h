@@ -66,6 +66,7 @@ struct sdaa_queue {
 	struct sdaa_front all_front;	/* of every stream of this device */
 	struct sdaa_stream *legacy;	/* the legacy default stream */
 	struct sdaa_bufpair stage;	/* pinned host, mapped on every card */
+	uint32_t peers;			/* CGs it enabled peer access to, atomic */
 };
 
 /* The execution state of one card, made when the card is first used. */
@@ -231,6 +232,11 @@ int sdaa_host_of_va(uint64_t va, void **host, uint64_t *avail);
 /* Device memory of region @region on card @card, at the runtime's disposal. */
 sdaaError_t sdaa_mem_alloc(int card, uint32_t region, uint64_t size, uint64_t *va);
 void sdaa_mem_free(uint64_t va);
+
+/* --- sdaa_peer.c --- */
+
+/* Has @from's device enabled peer access to core group @to_cg of its card? */
+int sdaa_peer_enabled(const struct sdaa_queue *from, int to_cg);
 
 /* --- sdaa_error.c --- */
 

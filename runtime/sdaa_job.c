@@ -280,6 +280,9 @@ sdaaError_t sdaa_submit(struct sdaa_queue *q, const struct swai_insn *insns, siz
 	s.queue = (uint32_t)q->cg;
 	s.in_syncs = (uintptr_t)syncs;
 	s.in_sync_count = (uint32_t)nsync;
+	/* Peer access is per job on the card: any enabled peer turns it on. */
+	if (__atomic_load_n(&q->peers, __ATOMIC_ACQUIRE))
+		s.flags = DRM_SWAI_SUBMIT_PEER;
 	s.out_sync = (struct drm_swai_sync){
 		.handle = xc->syncobj[q->cg],
 		.flags = DRM_SWAI_SYNC_TIMELINE,

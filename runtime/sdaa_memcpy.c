@@ -7,8 +7,10 @@
  * host memory, so one COPY job does every copy between those, run by the
  * core group whose Local-HBM is involved (else by the stream's).  Pageable
  * host memory goes through the queue's pinned staging buffers; Local-HBM of
- * one core group to another's through a Global-HBM bounce buffer (two jobs,
- * the second waiting for the first); device memory of two cards through
+ * one core group to another's in one COPY on the source core group when it
+ * enabled peer access to the destination (sdaa_peer.c), else through a
+ * Global-HBM bounce buffer (two jobs, the second waiting for the first);
+ * device memory of two cards through
  * pinned host memory, synchronously.  Host to host is a host memcpy after
  * the stream's earlier work.
  */
@@ -140,7 +142,8 @@ static sdaaError_t copy_on_card(struct sdaa_stream *s, const struct place *d,
 		err = sdaa_stage_in(qd, d->va, sr->host, n, &deps, &done);
 	} else if (d->w == PAGEABLE) {
 		err = sdaa_stage_out(qs, d->host, sr->va, n, &deps, &done);
-	} else if (sr->w == LOCAL && d->w == LOCAL && sr->cg != d->cg) {
+	} else if (sr->w == LOCAL && d->w == LOCAL && sr->cg != d->cg &&
+		   !sdaa_peer_enabled(qs, d->cg)) {
 		struct sdaa_bufpair *bp = &qs->xc->bounce;
 
 		if (!sdaa_bounce_ready(qs->xc)) {
@@ -150,7 +153,9 @@ static sdaaError_t copy_on_card(struct sdaa_stream *s, const struct place *d,
 		if (!err)
 			err = sdaa_bounce(bp, qs, qd, d->va, sr->va, n, &deps, &done);
 	} else {
-		/* One job, on the core group whose Local-HBM is involved. */
+		/* One job, on the core group whose Local-HBM is involved (the
+		 * source's when both are: it has peer access to the other).
+		 */
 		struct sdaa_queue *q = sr->w == LOCAL ? qs : qd;
 		struct swai_insn in = sdaa_insn_copy(d->va, sr->va, n);
 		struct sdaa_fence f;

@@ -159,6 +159,9 @@ static void encode(int dt, double v, void *out)
 	case SWAI_DT_BF16:
 		*(uint16_t *)out = (uint16_t)(u >> 16);
 		break;
+	case SWAI_DT_U8:		/* negative values wrap modulo 256 */
+		*(uint8_t *)out = (uint8_t)(int)v;
+		break;
 	case SWAI_DT_F16: {
 		uint16_t h = (uint16_t)((u >> 16) & 0x8000);
 
@@ -171,13 +174,16 @@ static void encode(int dt, double v, void *out)
 	}
 }
 
-static const size_t esize[] = { 4, 2, 2, 8, 4, 8 };
+static const size_t esize[] = { 4, 2, 2, 8, 4, 8, 1 };
 
 /* The operator in the type's arithmetic: -2.0 * 0.0 is -0.0 for floats. */
 static double rop_ref(int dt, int rop, double a, double b)
 {
-	int fp = dt != SWAI_DT_I32 && dt != SWAI_DT_I64;
+	int fp = dt != SWAI_DT_I32 && dt != SWAI_DT_I64 && dt != SWAI_DT_U8;
 
+	/* u8 compares the wrapped bytes: -1 is 255, larger than 3. */
+	if (dt == SWAI_DT_U8 && rop >= SWAI_ROP_MAX)
+		return ((uint8_t)(int)a > (uint8_t)(int)b) == (rop == SWAI_ROP_MAX) ? a : b;
 	switch (rop) {
 	case SWAI_ROP_SUM:
 		return a + b;
@@ -497,30 +503,6 @@ TEST(misaligned_semaphore)
 	faulty(_metadata, &h, &p, 1, sdaaErrorMisalignedAddress, "misaligned");
 }
 
-/* Write @val to the card's sysfs attribute @attr; the old value in @old. */
-static int sysfs_swap(const char *attr, const char *val, char *old, size_t n)
-{
-	struct swai_card c[SWAI_MAX_CARDS];
-	char path[PATH_MAX + 64];
-	FILE *f;
-
-	if (swai_find_cards(c, SWAI_MAX_CARDS) < 1)
-		return -1;
-	snprintf(path, sizeof(path), "%s/%s", c[0].sysfs, attr);
-	f = fopen(path, "r");
-	if (!f || !fgets(old, (int)n, f)) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	fclose(f);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(val, f);
-	return fclose(f) ? -1 : 0;
-}
-
 /* A program that never ends is stopped by the job timeout: sticky LaunchTimeout. */
 TEST_F_TIMEOUT(card, hung_program_times_out, 90)
 {
@@ -533,7 +515,7 @@ TEST_F_TIMEOUT(card, hung_program_times_out, 90)
 	NEED_SUBMIT();
 	sem = sdaa_test_sem(&semh);
 	ASSERT_NE(NULL, sem);
-	if (sysfs_swap("job_timeout_ms", "2000", old, sizeof(old)))
+	if (swai_sysfs_swap("job_timeout_ms", "2000", old, sizeof(old)))
 		SKIP(return, "no job_timeout_ms attribute");
 	p = insn_wait(va_of(sem), 1);	/* nobody signals */
 	ASSERT_EQ(sdaaSuccess, sdaaLaunchProgram(&p, 1, NULL));
@@ -542,7 +524,7 @@ TEST_F_TIMEOUT(card, hung_program_times_out, 90)
 	{
 		char now[32];
 
-		sysfs_swap("job_timeout_ms", old, now, sizeof(now));
+		swai_sysfs_swap("job_timeout_ms", old, now, sizeof(now));
 	}
 	EXPECT_EQ(sdaaErrorLaunchTimeout, err);
 	EXPECT_EQ(sdaaErrorLaunchTimeout, sdaaMemset(sem, 0, 8));

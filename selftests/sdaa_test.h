@@ -114,6 +114,14 @@ static inline struct swai_insn insn_reduce(uint64_t dst, uint64_t src, uint64_t 
 				   .len = n, .dst = dst, .src = src };
 }
 
+/* LDM[@dst][i] /= @divisor (>= 1), @n elements of @dtype. */
+static inline struct swai_insn insn_div(uint64_t dst, uint64_t n, uint8_t dtype,
+					uint64_t divisor)
+{
+	return (struct swai_insn){ .op = SWAI_OP_DIV, .dtype = dtype, .len = n,
+				   .dst = dst, .src = divisor };
+}
+
 static inline struct swai_insn insn_signal(uint64_t sem, uint64_t add)
 {
 	return (struct swai_insn){ .op = SWAI_OP_SIGNAL, .dst = sem, .src = add };

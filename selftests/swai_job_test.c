@@ -5,7 +5,9 @@
  * and DMA_PUT between every pair of tiers at odd sizes and alignments,
  * SIGNAL/WAIT/BARRIER across queues, TIMESTAMP, binary and timeline
  * syncobjs as in- and out-fences with the modeled times they imply, job
- * waits with absolute timeouts, QUERY_TIMING and fdinfo.  Failures,
+ * waits with absolute timeouts, QUERY_TIMING and fdinfo; DIV and u8
+ * REDUCE; peer access (DRM_SWAI_SUBMIT_PEER) to other core groups'
+ * Local-HBM, and its absence (DRM_SWAI_JOB_ERR_FOREIGN).  Failures,
  * timeouts and recovery are in swai_fault_test, load in swai_stress_test.
  */
 #include <signal.h>
@@ -72,8 +74,8 @@ TEST_F(job, submit_rejects_bad_arguments)
 	__VA_ARGS__; \
 	EXPECT_EQ(-(err), submit_raw(self->fd, &s)) TH_LOG("case: %s", #__VA_ARGS__); \
 } while (0)
-	BAD(EINVAL, s.flags = 1);
-	BAD(EINVAL, s.flags = 0x80000000u);
+	BAD(EINVAL, s.flags = 2);
+	BAD(EINVAL, s.flags = DRM_SWAI_SUBMIT_PEER | 0x80000000u);
 	BAD(EINVAL, s.reserved[0] = 1);
 	BAD(EINVAL, s.reserved[1] = 1ULL << 63);
 	BAD(EINVAL, s.queue = self->ncg);
@@ -376,6 +378,143 @@ TEST_F(job, reduce_sum_i32)
 	for (int i = 0; i < N; i++) {
 		ASSERT_EQ(a[i] + b[i], out[i]) TH_LOG("element %d", i);
 	}
+}
+
+/* DIV (the average after a SUM) in every integer type, and u8 REDUCE. */
+TEST_F(job, div_and_u8_reduce)
+{
+	enum { N = 777 };
+	__s64 *a = (__s64 *)self->host.cpu, *q = a + N;
+	unsigned char *u = (unsigned char *)(q + N), *v = u + N, *uo = v + N;
+	__u64 va = self->host.va, uva = va + 2 * N * 8;
+	struct drm_swai_job_wait w;
+	struct prog p = { .n = 0 };
+	struct swai_insn *r;
+
+	for (int i = 0; i < N; i++) {
+		a[i] = (i - 300) * 1000003LL;
+		u[i] = (unsigned char)(i * 7);
+		v[i] = (unsigned char)(i * 13 + 5);
+	}
+	p_xfer(&p, SWAI_OP_DMA_GET, 0, va, N * 8, 0, 0, 0);
+	r = emit(&p, SWAI_OP_DIV);
+	r->dtype = SWAI_DT_I64;
+	r->len = N;
+	r->src = 4;
+	p_xfer(&p, SWAI_OP_DMA_PUT, va + N * 8, 0, N * 8, 0, 0, 0);
+	p_xfer(&p, SWAI_OP_DMA_GET, 65536, uva, N, 0, 0, 0);
+	p_xfer(&p, SWAI_OP_DMA_GET, 65536 + N, uva + N, N, 0, 0, 0);
+	r = emit(&p, SWAI_OP_REDUCE);
+	r->dtype = SWAI_DT_U8;
+	r->rop = SWAI_ROP_SUM;
+	r->len = N;
+	r->dst = 65536;
+	r->src = 65536 + N;
+	p_xfer(&p, SWAI_OP_DMA_PUT, uva + 2 * N, 65536, N, 0, 0, 0);
+	p_end(&p);
+	WAIT_OK(run_prog(self->fd, &self->a, &p, 0), &w);
+	for (int i = 0; i < N; i++) {
+		ASSERT_EQ(a[i] / 4, q[i]) TH_LOG("i64 element %d", i);
+		ASSERT_EQ((unsigned char)(u[i] + v[i]), uo[i]) TH_LOG("u8 element %d", i);
+	}
+
+	/* A divisor of 0 is an illegal instruction. */
+	p_reset(&p);
+	r = emit(&p, SWAI_OP_DIV);
+	r->len = 1;
+	p_end(&p);
+	EXPECT_EQ(DRM_SWAI_JOB_ERR_ILLEGAL, job_error(self->fd, run_prog(self->fd, &self->a, &p, 0),
+						      20000));
+}
+
+/* Submit @p on @queue with submit @flags; the job id or -errno. */
+static long long run_prog_flags(int fd, struct arena *a, const struct prog *p, __u32 queue,
+				__u32 flags)
+{
+	struct drm_swai_submit s = submit_args(queue, arena_put(a, p), p->n * INSN_SIZE);
+	int ret;
+
+	s.flags = flags;
+	ret = submit_raw(fd, &s);
+	return ret ? ret : (long long)s.job_id;
+}
+
+/*
+ * Peer access: with DRM_SWAI_SUBMIT_PEER a job on core group 0 writes,
+ * reads and copies other core groups' Local-HBM, bytes exact, and the copy
+ * costs what the ring and the Local ports allow; without the flag the same
+ * access still fails with FOREIGN (last: it fails the file).
+ */
+TEST_F_TIMEOUT(job, peer_access_local, 120)
+{
+	enum { N = 100003, BIG = 1000000 };
+	static unsigned char ref[N], got[N];
+	__u32 other = self->ncg > 2 ? 2 : 0;
+	struct drm_swai_job_wait w;
+	struct prog p = { .n = 0 };
+	struct bo l0, l1, lo;
+	__u64 bw, want;
+
+	if (self->ncg < 2 || self->q.local_per_cg < 4 * MIB)
+		SKIP(return, "needs 2 core groups with 4 MiB of Local-HBM");
+	ASSERT_TRUE(self->q.capabilities & DRM_SWAI_CAP_PEER);
+	ASSERT_EQ(0, dev_bo(self->fd, DRM_SWAI_MEM_LOCAL(0), 2 * MIB, &l0));
+	ASSERT_EQ(0, dev_bo(self->fd, DRM_SWAI_MEM_LOCAL(1), 2 * MIB, &l1));
+	lo = l0;
+	if (other) {
+		ASSERT_EQ(0, dev_bo(self->fd, DRM_SWAI_MEM_LOCAL(other), MIB, &lo));
+	}
+	fill(ref, sizeof(ref), 77);
+	memcpy(self->host.cpu, ref, N);
+	memset(got, 0, sizeof(got));
+	bo_write(&l1, 0, got, sizeof(got));
+	bo_write(&lo, 4099, got, sizeof(got));
+
+	/* host -> CG 1's Local, CG 1's -> CG 2's (or 0's), via LDM back. */
+	p_copy(&p, l1.va + 7, self->host.va, N);
+	p_copy(&p, lo.va + 4099, l1.va + 7, N);
+	p_xfer(&p, SWAI_OP_DMA_GET, 0, lo.va + 4099, 4096, 0, 0, 0);
+	p_xfer(&p, SWAI_OP_DMA_PUT, l1.va + MIB, 0, 4096, 0, 0, 0);
+	p_sem(&p, SWAI_OP_SIGNAL, SWAI_SIGNAL_SET, l1.va + MIB + 8192, 42);
+	p_end(&p);
+	WAIT_OK(run_prog_flags(self->fd, &self->a, &p, 0, DRM_SWAI_SUBMIT_PEER), &w);
+	EXPECT_EQ(2ULL * N + 2 * 4096, w.bytes);
+	bo_read(&l1, 7, got, N);
+	EXPECT_EQ(0, memcmp(ref, got, N));
+	memset(got, 0, sizeof(got));
+	bo_read(&lo, 4099, got, N);
+	EXPECT_EQ(0, memcmp(ref, got, N));
+	bo_read(&l1, MIB, got, 4096);
+	EXPECT_EQ(0, memcmp(ref, got, 4096));
+	EXPECT_EQ(42ULL, *(volatile __u64 *)((char *)l1.cpu + MIB + 8192));
+
+	/* 10^6 B own Local -> peer Local: the step plus the slowest path. */
+	p_reset(&p);
+	p_copy(&p, l1.va, l0.va, BIG);
+	p_end(&p);
+	WAIT_OK(run_prog_flags(self->fd, &self->a, &p, 0, DRM_SWAI_SUBMIT_PEER), &w);
+	bw = self->t.ring_mbps;
+	bw = self->t.local_mbps < bw ? self->t.local_mbps : bw;
+	bw = self->t.ring_total_mbps < bw ? self->t.ring_total_mbps : bw;
+	want = self->t.step_ns + BIG * 1000ULL / bw;
+	EXPECT_GE(w.end_ns - w.start_ns, want);
+	EXPECT_LE(w.end_ns - w.start_ns, want + 16);	/* per-chunk rounding */
+
+	/* Without the flag: FOREIGN at the first peer access, nothing written. */
+	p_reset(&p);
+	p_copy(&p, l0.va, self->host.va, 64);
+	p_copy(&p, l1.va + 3 * MIB / 2, self->host.va, 64);
+	p_end(&p);
+	ASSERT_EQ(0, job_wait(self->fd, run_prog(self->fd, &self->a, &p, 0), 20000, &w));
+	EXPECT_EQ((__u32)DRM_SWAI_JOB_ERR_FOREIGN, w.error);
+	EXPECT_EQ(1u, w.error_pc);
+	EXPECT_EQ(l1.va + 3 * MIB / 2, w.fault_va);
+	bo_read(&l1, 3 * MIB / 2, got, 64);
+	EXPECT_EQ(0, got[0] | got[63]);
+	if (other)
+		bo_free(self->fd, &lo);
+	bo_free(self->fd, &l1);
+	bo_free(self->fd, &l0);
 }
 
 /*

@@ -3,7 +3,7 @@
  * swai_load_test - loading and unloading swai.ko, and unbinding a card from
  * under an open file, leave nothing behind and bring every card back.
  *
- * SWAI_LOAD_CYCLES sets the number of load/unload cycles (default 20).
+ * SWAI_LOAD_CYCLES sets the number of load/unload cycles (default 10).
  */
 #include <sys/stat.h>
 
@@ -75,14 +75,14 @@ FIXTURE_TEARDOWN(module)
 	swai_wait_cards(self->cards, 5000);
 }
 
-/* 20 cycles of probe (MSI-X self-test, reset, MMU setup) take ~15 s under TCG. */
+/* A cycle (probe: MSI-X self-test, reset, MMU and queue setup) takes ~1 s under TCG. */
 TEST_F_TIMEOUT(module, load_unload_cycles, 120)
 {
 	long long cycles = swai_expect("SWAI_LOAD_CYCLES");
 	struct swai_card c[SWAI_MAX_CARDS];
 
 	if (cycles < 0)
-		cycles = 20;
+		cycles = 10;
 	for (long long k = 0; k < cycles; k++) {
 		ASSERT_EQ(0, run("modprobe -r swai")) TH_LOG("cycle %lld", k);
 		/* Nothing of the driver survives its unload. */

@@ -86,6 +86,33 @@ static inline long long swai_sysfs_num(const struct swai_card *c, const char *at
 	return v;
 }
 
+/*
+ * Write @val to sysfs attribute @attr of the first card, after reading its
+ * old value into @old (@n bytes), so a test can restore it (job_timeout_ms).
+ */
+static inline int swai_sysfs_swap(const char *attr, const char *val, char *old, size_t n)
+{
+	struct swai_card c[SWAI_MAX_CARDS];
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	if (swai_find_cards(c, SWAI_MAX_CARDS) < 1)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", c[0].sysfs, attr);
+	f = fopen(path, "r");
+	if (!f || !fgets(old, (int)n, f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(val, f);
+	return fclose(f) ? -1 : 0;
+}
+
 /* Count the swai cards, polling up to @ms for them to reach @want. */
 static inline int swai_wait_cards(int want, int ms)
 {

@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 /* Runtime version: 1000 * major + 10 * minor. */
-#define SDAA_VERSION 20
+#define SDAA_VERSION 30
 
 /**
  * enum sdaaError - result of every libsdaa call.  Each failure mode a user
@@ -85,6 +85,14 @@ typedef enum sdaaError {
 	sdaaErrorTimeout = 909,
 	/* The card or driver cannot run work (no DRM_SWAI_CAP_SUBMIT). */
 	sdaaErrorNotSupported = 801,
+	/* The two devices cannot reach each other's memory (another card,
+	 * or a card or driver without DRM_SWAI_CAP_PEER).
+	 */
+	sdaaErrorPeerAccessUnsupported = 217,
+	/* sdaaDeviceEnablePeerAccess: already enabled for that peer. */
+	sdaaErrorPeerAccessAlreadyEnabled = 704,
+	/* sdaaDeviceDisablePeerAccess: it was not enabled. */
+	sdaaErrorPeerAccessNotEnabled = 705,
 	/*
 	 * Sticky errors: a job of this process failed on the card.  The
 	 * driver then refuses every further job of the process on that card
@@ -255,6 +263,25 @@ sdaaError_t sdaaEventElapsedTimeWall(float *ms, sdaaEvent_t start, sdaaEvent_t e
 /* Wait for all work of every stream of the current device. */
 sdaaError_t sdaaDeviceSynchronize(void);
 sdaaError_t sdaaDeviceSynchronizeTimeout(unsigned int timeout_ms);
+
+/*
+ * Peer access, as CUDA's: the core groups of one card may reach each
+ * other's Local-HBM directly over the ring once enabled.  @can is 1 when
+ * @device can access @peer (two core groups of one card whose driver has
+ * DRM_SWAI_CAP_PEER), else 0 (also for @device == @peer).  Enabling is
+ * for the current device (the accessing side), towards @peer (flags must be
+ * 0); it stays until disabled or the process ends.  While a device has any
+ * peer enabled, its jobs (copies, launched programs) may address enabled
+ * and not enabled peers' Local-HBM alike (the card checks per job, not per
+ * peer), and sdaaMemcpy from its Local-HBM to the peer's (or back) is one
+ * direct copy on the source device instead of two through Global-HBM.
+ * Errors: sdaaErrorInvalidDevice (@peer out of range, or the current
+ * device), sdaaErrorInvalidValue (flags, NULL), sdaaErrorPeerAccessUnsupported,
+ * sdaaErrorPeerAccessAlreadyEnabled, sdaaErrorPeerAccessNotEnabled.
+ */
+sdaaError_t sdaaDeviceCanAccessPeer(int *can, int device, int peer);
+sdaaError_t sdaaDeviceEnablePeerAccess(int peer, unsigned int flags);
+sdaaError_t sdaaDeviceDisablePeerAccess(int peer);
 
 /*
  * Copies between any two of: pageable host memory, pinned host memory

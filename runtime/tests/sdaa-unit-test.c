@@ -35,7 +35,8 @@ static const sdaaError_t all_errors[] = {
 	sdaaErrorIllegalAddress, sdaaErrorLaunchTimeout, sdaaErrorIllegalInstruction,
 	sdaaErrorMisalignedAddress, sdaaErrorLaunchFailure, sdaaErrorLdmOverrun,
 	sdaaErrorForeignLocalAccess, sdaaErrorDmaFailure, sdaaErrorInvalidProgram,
-	sdaaErrorDeviceReset,
+	sdaaErrorDeviceReset, sdaaErrorPeerAccessUnsupported,
+	sdaaErrorPeerAccessAlreadyEnabled, sdaaErrorPeerAccessNotEnabled,
 };
 #define NERR (int)(sizeof(all_errors) / sizeof(all_errors[0]))
 
@@ -58,6 +59,12 @@ static void test_error_strings(void)
 	CHECK(strstr(sdaaGetErrorString(sdaaErrorDriverNotLoaded), "modprobe swai"));
 	CHECK(strstr(sdaaGetErrorString(sdaaErrorNoPermission), "render"));
 	CHECK(strstr(sdaaGetErrorString(sdaaErrorMemlockLimit), "ulimit -l"));
+	CHECK(strstr(sdaaGetErrorString(sdaaErrorPeerAccessNotEnabled),
+		     "sdaaDeviceEnablePeerAccess"));
+	/* Peer-access refusals are answers to a call, never sticky. */
+	CHECK(!sdaa_error_is_sticky(sdaaErrorPeerAccessUnsupported));
+	CHECK(!sdaa_error_is_sticky(sdaaErrorPeerAccessAlreadyEnabled));
+	CHECK(!sdaa_error_is_sticky(sdaaErrorPeerAccessNotEnabled));
 }
 
 static void *other_thread(void *arg)

@@ -224,7 +224,7 @@ uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size)
     case SWAI_REG_CAPS:
         return SWAI_CAP_MSIX | SWAI_CAP_APERTURE | SWAI_CAP_PARTITION |
                SWAI_CAP_SWI | SWAI_CAP_MMU | SWAI_CAP_QUEUES |
-               SWAI_CAP_TIMING;
+               SWAI_CAP_TIMING | SWAI_CAP_PEER;
     case SWAI_REG_STATUS:
         return s->status;
     case SWAI_REG_SCRATCH:

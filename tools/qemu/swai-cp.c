@@ -175,6 +175,7 @@ static void start_job(struct swai_core *s, unsigned cg)
     j->wall_start = s->ops->wall_ns(s->opaque);
     j->inject_mmu = flags & SWAI_DESC_INJECT_MMU_FAULT;
     j->inject_dma = flags & SWAI_DESC_INJECT_DMA_FAIL;
+    j->peer = flags & SWAI_DESC_PEER;
 
     /* Launch overlaps the previous job; not_before 0 means "now". */
     nb = swai_ld_le(d + 32, 8);

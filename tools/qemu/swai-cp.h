@@ -52,6 +52,7 @@ struct swai_job {
     uint64_t start_ps;
     uint64_t wall_start;        /* ops->wall_ns() at start */
     bool inject_mmu, inject_dma;    /* pending injected failures */
+    bool peer;                  /* SWAI_DESC_PEER: other CGs' Local too */
     uint64_t fault_va;          /* reported with an MMU/FOREIGN/DMA error */
     /* An MMU fault to latch (MMU_FAULT_*) when the job ends, 0 = none. */
     int mmu_reason;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * swai-exec.c - decoding, checking and running core-group instructions:
- * dispatch, transfers (DMA_GET, DMA_PUT, COPY) and REDUCE.  The semaphore
- * instructions are in swai-sync.c.
+ * dispatch, transfers (DMA_GET, DMA_PUT, COPY), REDUCE and DIV.  The
+ * semaphore instructions are in swai-sync.c.
  */
 #include <string.h>
 
 #include "swai-core.h"
+#include "swai-div.h"
 #include "swai-exec.h"
 #include "swai-le.h"
 #include "swai-mem.h"
@@ -51,6 +52,7 @@ static const struct {
     [SWAI_OP_WAIT] = { F_FLAGS | F_DST | F_SRC, SWAI_WAIT_EQ },
     [SWAI_OP_FENCE] = { F_DST | F_SRC, 0 },
     [SWAI_OP_TIMESTAMP] = { F_FLAGS | F_DST, SWAI_TIMESTAMP_WALL },
+    [SWAI_OP_DIV] = { F_DTYPE | F_LEN | F_DST | F_SRC, 0 },
 };
 
 int swai_exec_validate(const struct swai_insn *in)
@@ -72,6 +74,11 @@ int swai_exec_validate(const struct swai_insn *in)
     }
     if (in->op == SWAI_OP_REDUCE &&
         (in->dtype > SWAI_DT_MAX || in->rop > SWAI_ROP_MAXOP)) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    /* DIV has no rop, and dividing by 0 has no defined result. */
+    if (in->op == SWAI_OP_DIV &&
+        (in->dtype > SWAI_DT_MAX || in->rop || !in->src)) {
         return SWAI_JOB_ERR_ILLEGAL;
     }
     if (in->op == SWAI_OP_BARRIER && !in->len) {
@@ -280,29 +287,35 @@ static int exec_xfer(struct swai_core *s, unsigned cg,
     return r;
 }
 
-/* --- REDUCE --- */
+/* --- REDUCE and DIV: elementwise in LDM --- */
 
-static int exec_reduce(struct swai_core *s, unsigned cg,
+/*
+ * REDUCE reads two operands and writes one, DIV reads and writes one: each
+ * byte costs one pass at LDM bandwidth, charged when the instruction starts.
+ * DIV's src is the divisor, not an LDM offset.
+ */
+static int exec_ldm_op(struct swai_core *s, unsigned cg,
                        const struct swai_insn *in)
 {
     struct swai_queue *q = &s->q[cg];
     struct swai_job *j = &q->job;
     uint8_t *ldm = s->ldm + (uint64_t)cg * ldm_bytes(s);
     unsigned es = swai_reduce_esize(in->dtype);
+    bool div = in->op == SWAI_OP_DIV;
     uint32_t gen = s->cp.gen;
     uint64_t bytes, n, done;
 
-    if (in->dst % es || in->src % es) {
+    if (in->dst % es || (!div && in->src % es)) {
         return SWAI_JOB_ERR_ALIGN;
     }
     if (__builtin_mul_overflow(in->len, (uint64_t)es, &bytes) ||
         check_side(s, true, in->dst, bytes) ||
-        check_side(s, true, in->src, bytes)) {
+        (!div && check_side(s, true, in->src, bytes))) {
         return SWAI_JOB_ERR_LDM;
     }
     if (!j->started) {
-        /* Read both operands and write the result at LDM bandwidth. */
-        q->clock_ps += swai_timing_ps(3 * bytes, s->props.t.ldm_mbps);
+        q->clock_ps += swai_timing_ps((div ? 2 : 3) * bytes,
+                                      s->props.t.ldm_mbps);
         ldm_dirty(j, in->dst, in->dst + bytes);
         j->started = true;
     }
@@ -310,8 +323,12 @@ static int exec_reduce(struct swai_core *s, unsigned cg,
     n = in->len - done;
     n = n < SWAI_CHUNK / es ? n : SWAI_CHUNK / es;
     s->ops->unlock(s->opaque);
-    swai_reduce(ldm + in->dst + done * es, ldm + in->src + done * es, n,
-                in->dtype, in->rop);
+    if (div) {
+        swai_div(ldm + in->dst + done * es, n, in->dtype, in->src);
+    } else {
+        swai_reduce(ldm + in->dst + done * es, ldm + in->src + done * es, n,
+                    in->dtype, in->rop);
+    }
     if (!relock(s, cg, gen)) {
         return SWAI_EXEC_GONE;
     }
@@ -348,7 +365,8 @@ int swai_exec_step(struct swai_core *s, unsigned cg)
     case SWAI_OP_COPY:
         return exec_xfer(s, cg, &in);
     case SWAI_OP_REDUCE:
-        return exec_reduce(s, cg, &in);
+    case SWAI_OP_DIV:
+        return exec_ldm_op(s, cg, &in);
     default:
         return swai_exec_sync(s, cg, &in);
     }

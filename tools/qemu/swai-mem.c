@@ -36,11 +36,11 @@ int swai_mem_locate(struct swai_core *s, unsigned cg, struct swai_job *j,
     }
     /* A page never straddles controllers nor the Local/Cross boundary. */
     if (x.addr % hbm < swai_core_local_bytes(s)) {
-        if (x.addr / hbm != cg) {
+        if (x.addr / hbm != cg && !j->peer) {
             j->fault_va = va;
             return SWAI_JOB_ERR_FOREIGN;
         }
-        m->tier = SWAI_TIER_LOCAL;
+        m->tier = x.addr / hbm == cg ? SWAI_TIER_LOCAL : SWAI_TIER_PEER;
         boundary = x.addr - x.addr % hbm + swai_core_local_bytes(s);
     } else {
         m->tier = SWAI_TIER_GLOBAL;
@@ -66,6 +66,18 @@ static void account(uint64_t acct[SWAI_RES_N], unsigned tier, bool write,
     case SWAI_TIER_GLOBAL:
         acct[write ? SWAI_RES_RING_WR : SWAI_RES_RING_RD] += n;
         acct[SWAI_RES_RING_TOTAL] += n;
+        break;
+    case SWAI_TIER_PEER:
+        /*
+         * Over the ring like Global-HBM, and through the peer's Local port.
+         * One transfer reads one side and writes the other, so the peer's
+         * port can stand in the CG's own LOCAL_RD/LOCAL_WR slot: the chunk
+         * then also lasts at least bytes / local_mbps.  Contention at the
+         * peer's port with the peer's own traffic is not modeled.
+         */
+        acct[write ? SWAI_RES_RING_WR : SWAI_RES_RING_RD] += n;
+        acct[SWAI_RES_RING_TOTAL] += n;
+        acct[write ? SWAI_RES_LOCAL_WR : SWAI_RES_LOCAL_RD] += n;
         break;
     default:
         acct[write ? SWAI_RES_PCIE_WR : SWAI_RES_PCIE_RD] += n;

@@ -8,9 +8,9 @@
  * ops->dma_read/dma_write.  The checks, in this order, give the job's error:
  * an injected MMU fault (SWAI_DESC_INJECT_MMU_FAULT, the job's first data
  * access), a translation fault (SWAI_JOB_ERR_MMU; recorded in the job and
- * latched in MMU_FAULT_* when the job ends),
- * another CG's Local segment (SWAI_JOB_ERR_FOREIGN, not an MMU fault), a
- * failed host DMA (SWAI_JOB_ERR_DMA).  The failing VA goes to job->fault_va.
+ * latched in MMU_FAULT_* when the job ends), another CG's Local segment
+ * without SWAI_DESC_PEER (SWAI_JOB_ERR_FOREIGN, not an MMU fault), a failed
+ * host DMA (SWAI_JOB_ERR_DMA).  The failing VA goes to job->fault_va.
  * These functions change nothing but *j, so they may run without the lock
  * on a copy of the job (swai-cp.h).
  */
@@ -29,6 +29,7 @@ struct swai_job;
 #define SWAI_TIER_LOCAL     0   /* the CG's own Local-HBM */
 #define SWAI_TIER_GLOBAL    1   /* a Cross segment (Global-HBM) */
 #define SWAI_TIER_HOST      2   /* host memory over PCIe */
+#define SWAI_TIER_PEER      3   /* another CG's Local-HBM (SWAI_DESC_PEER) */
 
 struct swai_memloc {
     unsigned tier;

@@ -174,6 +174,21 @@ static uint64_t op_int(uint64_t a, uint64_t b, unsigned rop, unsigned bits)
     }
 }
 
+/* Unsigned bytes: SUM and PROD wrap modulo 256, MAX/MIN unsigned. */
+static uint8_t op_u8(uint8_t a, uint8_t b, unsigned rop)
+{
+    switch (rop) {
+    case SWAI_ROP_SUM:
+        return (uint8_t)(a + b);
+    case SWAI_ROP_PROD:
+        return (uint8_t)(a * b);
+    case SWAI_ROP_MAX:
+        return a > b ? a : b;
+    default:
+        return a < b ? a : b;
+    }
+}
+
 /* A half-width element: keep the chosen operand's bits for MAX/MIN. */
 static uint16_t op_half(uint16_t a, uint16_t b, unsigned rop, bool bf)
 {
@@ -194,6 +209,8 @@ static uint16_t op_half(uint16_t a, uint16_t b, unsigned rop, bool bf)
 unsigned swai_reduce_esize(unsigned dtype)
 {
     switch (dtype) {
+    case SWAI_DT_U8:
+        return 1;
     case SWAI_DT_F16:
     case SWAI_DT_BF16:
         return 2;
@@ -244,6 +261,9 @@ static void reduce_one(uint8_t *d, const uint8_t *s, unsigned dtype,
         break;
     case SWAI_DT_I64:
         swai_st_le(d, 8, op_int(swai_ld_le(d, 8), swai_ld_le(s, 8), rop, 64));
+        break;
+    case SWAI_DT_U8:
+        *d = op_u8(*d, *s, rop);
         break;
     }
 }

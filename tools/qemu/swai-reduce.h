@@ -10,6 +10,7 @@
  *   than 2p+2 bits for both formats, so this equals the correctly rounded
  *   result of the operation in the narrow format.
  * - i32, i64: two's complement; SUM and PROD wrap around.
+ * - u8: unsigned; SUM and PROD wrap modulo 256, MAX/MIN compare unsigned.
  * - MAX, MIN on floats: IEEE 754-2019 maximumNumber / minimumNumber: a NaN
  *   operand is ignored (the other is the result), NaN only if both are NaN
  *   (then dst, quieted); -0 < +0.  The chosen operand's bits are kept.

@@ -24,7 +24,7 @@ static bool res_shared(unsigned r)
 void swai_timing_props_init(struct swai_timing_props *p)
 {
     p->ring_mbps = 100000;
-    p->ring_total_mbps = 400000;
+    p->ring_total_mbps = 800000;
     p->local_mbps = 100000;
     p->pcie_mbps = 25000;
     p->ldm_mbps = 1000000;

@@ -293,7 +293,7 @@ static const Property swai_properties[] = {
     /* Timing model, datasheet §14 (defaults: swai_timing_props_init()). */
     DEFINE_PROP_UINT32("ring-mbps", SwaiState, props.t.ring_mbps, 100000),
     DEFINE_PROP_UINT32("ring-total-mbps", SwaiState, props.t.ring_total_mbps,
-                       400000),
+                       800000),
     DEFINE_PROP_UINT32("local-mbps", SwaiState, props.t.local_mbps, 100000),
     DEFINE_PROP_UINT32("pcie-mbps", SwaiState, props.t.pcie_mbps, 25000),
     DEFINE_PROP_UINT32("ldm-mbps", SwaiState, props.t.ldm_mbps, 1000000),

@@ -76,6 +76,7 @@ extern "C" {
 #define DRM_SWAI_CAP_USERPTR		_BITULL(4)	/* BO_USERPTR, MEM_HOST */
 #define DRM_SWAI_CAP_SUBMIT		_BITULL(5)	/* SUBMIT, JOB_WAIT, syncobj */
 #define DRM_SWAI_CAP_TIMING		_BITULL(6)	/* QUERY_TIMING */
+#define DRM_SWAI_CAP_PEER		_BITULL(7)	/* DRM_SWAI_SUBMIT_PEER */
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -384,6 +385,10 @@ struct drm_swai_sync {
 
 #define DRM_SWAI_MAX_IN_SYNCS		64
 
+/* drm_swai_submit.flags */
+#define DRM_SWAI_SUBMIT_PEER		0x1	/* other CGs' Local-HBM allowed */
+#define DRM_SWAI_SUBMIT_FLAGS_ALL	DRM_SWAI_SUBMIT_PEER
+
 /**
  * struct drm_swai_submit - run a core-group program on a core group's queue
  *
@@ -400,14 +405,21 @@ struct drm_swai_sync {
  * earlier than the end, plus the host sync cost, of every in-fence of this
  * card.  0 means "now": the card's modeled clock.
  *
+ * Peer access: with DRM_SWAI_SUBMIT_PEER in @flags the program may also
+ * reach the Local-HBM of the card's other core groups (mapped in the
+ * caller's context, as every VA it uses), charged like Global-HBM over the
+ * ring; without it such an access fails the job with
+ * DRM_SWAI_JOB_ERR_FOREIGN.  Needs DRM_SWAI_CAP_PEER (else -EOPNOTSUPP).
+ *
  * A job that fails (fault, illegal instruction, timeout) marks the caller's
  * context as failed: every later SUBMIT of that file fails with -ECANCELED,
  * as a CUDA context with a sticky error.  Errors: -EINVAL (bad queue, size,
- * flags, pad, reserved, sync flags; an in-sync with no fence yet: a binary
- * syncobj never signalled or a timeline point not yet submitted -- there is
- * no wait-for-submit), -EFAULT (@in_syncs unreadable), -ENOENT (a syncobj
- * handle does not exist), -ECANCELED (context failed), -EOPNOTSUPP (the card
- * has no queues: DRM_SWAI_CAP_SUBMIT clear), -ENODEV (card gone), -ENOMEM.
+ * unknown flags, pad, reserved, sync flags; an in-sync with no fence yet: a
+ * binary syncobj never signalled or a timeline point not yet submitted --
+ * there is no wait-for-submit), -EFAULT (@in_syncs unreadable), -ENOENT (a
+ * syncobj handle does not exist), -ECANCELED (context failed), -EOPNOTSUPP
+ * (the card has no queues: DRM_SWAI_CAP_SUBMIT clear; DRM_SWAI_SUBMIT_PEER
+ * without DRM_SWAI_CAP_PEER), -ENODEV (card gone), -ENOMEM.
  */
 struct drm_swai_submit {
 	/** @program_va: in, device VA of the first instruction, 8-aligned. */
@@ -422,7 +434,7 @@ struct drm_swai_submit {
 	__u64 in_syncs;
 	/** @in_sync_count: in, at most DRM_SWAI_MAX_IN_SYNCS. */
 	__u32 in_sync_count;
-	/** @flags: in, must be 0. */
+	/** @flags: in, DRM_SWAI_SUBMIT_* bits. */
 	__u32 flags;
 	/** @out_sync: in, the syncobj (and point) to signal; handle 0: none. */
 	struct drm_swai_sync out_sync;

@@ -244,6 +244,16 @@ static void test_illegal(void)
                                        .src = 1));
     FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_TIMESTAMP, .dst = sem,
                                        .src_stride = 1));
+    /* DIV: divisor 0, a rop, a bad dtype, transfer fields, flags. */
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_DIV, .len = 1));
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_DIV, .len = 1, .src = 2,
+                                       .rop = 1));
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_DIV, .len = 1, .src = 2,
+                                       .dtype = SWAI_DT_MAX + 1));
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_DIV, .len = 1, .src = 2,
+                                       .rows = 1));
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_DIV, .len = 1, .src = 2,
+                                       .flags = 1));
     /* rows * len does not fit 64 bits. */
     FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_COPY, .rows = 3,
                                        .len = 1ull << 63, .dst = VA_GLOB,
@@ -349,6 +359,42 @@ static void test_foreign_local(void)
     card_free();
 }
 
+/* With SWAI_DESC_PEER the same accesses work and move the right bytes. */
+static void test_peer_local(void)
+{
+    static uint8_t want[300000];
+    unsigned j, k;
+
+    card();
+    fill(VA_LOC(1), 300000, 21);
+    fill(VA_LOC(2), 4096, 22);
+    memcpy(want, byte_at(VA_LOC(1)), sizeof(want));
+    j = submit_nb(0, (const struct swai_insn[]){
+                      INSN(.op = SWAI_OP_COPY, .len = 300000,
+                           .dst = VA_LOC(3) + 5, .src = VA_LOC(1)),
+                      INSN(.op = SWAI_OP_DMA_GET, .len = 4096, .dst = 8,
+                           .src = VA_LOC(2)),
+                      INSN(.op = SWAI_OP_DMA_PUT, .len = 4096,
+                           .dst = VA_LOC(0) + 0x1000, .src = 8),
+                      INSN(.op = SWAI_OP_SIGNAL, .dst = VA_LOC(2) + 0x2000,
+                           .src = 7),
+                      END,
+                  }, 5, SWAI_DESC_PEER, 0);
+    run();
+    CHECK_JOB(0, j, SWAI_JOB_OK);
+    CHECK_EQ(compl(0, j).bytes, 300000 + 2 * 4096);
+    CHECK(!memcmp(byte_at(VA_LOC(3) + 5), want, sizeof(want)));
+    CHECK(!memcmp(byte_at(VA_LOC(0) + 0x1000), byte_at(VA_LOC(2)), 4096));
+    CHECK_EQ(peek64(VA_LOC(2) + 0x2000), 7);
+    /* The flag is per job: the next job of the queue is private again. */
+    k = SUBMIT(0, INSN(.op = SWAI_OP_DMA_GET, .len = 8, .dst = 0,
+                       .src = VA_LOC(1)));
+    run();
+    CHECK_JOB(0, k, SWAI_JOB_ERR_FOREIGN);
+    CHECK_EQ(compl(0, k).fault_va, VA_LOC(1));
+    card_free();
+}
+
 static void test_misaligned(void)
 {
     struct compl c;
@@ -371,6 +417,15 @@ static void test_misaligned(void)
     FAIL(SWAI_JOB_ERR_ALIGN, 0, INSN(.op = SWAI_OP_REDUCE, .len = 4,
                                      .dtype = SWAI_DT_I64, .dst = 4,
                                      .src = 0));
+    FAIL(SWAI_JOB_ERR_ALIGN, 0, INSN(.op = SWAI_OP_DIV, .len = 4,
+                                     .dtype = SWAI_DT_F16, .dst = 3,
+                                     .src = 2));
+    /* U8 has no alignment; DIV's src is the divisor, not an offset. */
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 3, INSN(.op = SWAI_OP_REDUCE, .len = 4,
+                                       .dtype = SWAI_DT_U8, .dst = 3,
+                                       .src = 5),
+         INSN(.op = SWAI_OP_DIV, .len = 4, .dst = 4, .src = 3), NOP,
+         INSN(.op = SWAI_OP_MAX + 1));
     card_free();
 }
 
@@ -389,7 +444,7 @@ static void test_bad_program(void)
     CHECK_JOB(0, j, SWAI_JOB_ERR_PROGRAM);
     CHECK_JOB(0, k, SWAI_JOB_ERR_PROGRAM);
     j = submit_desc(0, ASID, 0, va, SWAI_PROGRAM_MAX_BYTES + 48, 0);
-    k = submit_desc(0, ASID, 1u << 3, va, 96, 0);
+    k = submit_desc(0, ASID, 1u << 4, va, 96, 0);
     run();
     CHECK_JOB(0, j, SWAI_JOB_ERR_PROGRAM);
     CHECK_JOB(0, k, SWAI_JOB_ERR_PROGRAM);
@@ -715,6 +770,7 @@ static const struct tap_test tests[] = {
     { "LDM overruns", test_ldm_overrun },
     { "MMU faults: latched, reported, partial", test_mmu_fault },
     { "another CG's Local-HBM is FOREIGN", test_foreign_local },
+    { "peer access (SWAI_DESC_PEER) to other CGs' Local", test_peer_local },
     { "misaligned semaphores and REDUCE operands", test_misaligned },
     { "bad program size, fetch, flags, context", test_bad_program },
     { "host DMA failure", test_dma_failure },

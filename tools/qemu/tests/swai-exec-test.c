@@ -3,10 +3,13 @@
  * swai-exec-test.c - host unit test of the core-group instructions (no
  * QEMU): DMA_GET, DMA_PUT and COPY on every tier (Local, Global, host) with
  * odd sizes, alignments and strided rows against a host reference; REDUCE
- * for every dtype and op against an independent reference, including the
- * f16/bf16 conversions; SIGNAL, FENCE and TIMESTAMP (datasheet §13).
+ * for every dtype and op and DIV for every dtype against an independent
+ * reference, including the f16/bf16 conversions; SIGNAL, FENCE and
+ * TIMESTAMP (datasheet §13).
  */
 #include <math.h>
+
+#include "swai-div.h"
 
 #include "cp-harness.h"
 #include "tap.h"
@@ -359,6 +362,14 @@ static uint64_t ref_reduce(unsigned dt, unsigned rop, uint64_t a, uint64_t b)
             wr = (rop == SWAI_ROP_MAX) == (wa > wb) ? wa : wb;
         }
         return (uint32_t)wr;
+    case SWAI_DT_U8:
+        if (rop == SWAI_ROP_SUM) {
+            return (a + b) % 256;
+        }
+        if (rop == SWAI_ROP_PROD) {
+            return (a * b) % 256;
+        }
+        return (rop == SWAI_ROP_MAX) == (a > b) ? a : b;
     default:
         ia = (int64_t)a;
         ib = (int64_t)b;
@@ -398,6 +409,8 @@ static const uint64_t specials[][14] = {
                       0x8000000000000000ull, 2, 3, 0x100000000ull,
                       ~1ull, 12345, 0x4000000000000000ull, 7,
                       0x5555555555555555ull, 0xaaaaaaaaaaaaaaaaull },
+    [SWAI_DT_U8] = { 0, 1, 2, 3, 7, 15, 16, 127, 128, 129, 200, 254, 255,
+                     0x55 },
 };
 #define NSPEC 14
 #define NRAND 3000
@@ -602,6 +615,149 @@ static void test_reduce_long(void)
     card_free();
 }
 
+/* --- DIV --- */
+
+/* The quotient by another route: long double, the compiler's _Float16. */
+static uint64_t ref_div(unsigned dt, uint64_t a, uint64_t d)
+{
+    _Float16 h;
+    float f;
+    double x;
+    uint16_t u16;
+    uint32_t u32;
+    int64_t i;
+
+    switch (dt) {
+    case SWAI_DT_F16:
+        u16 = (uint16_t)a;
+        memcpy(&h, &u16, 2);
+        h = (_Float16)((double)h / (double)d);
+        memcpy(&u16, &h, 2);
+        return u16;
+    case SWAI_DT_BF16:
+        return ref_bf16(bf16_val((uint16_t)a) / (double)d);
+    case SWAI_DT_F32:
+        u32 = (uint32_t)a;
+        memcpy(&f, &u32, 4);
+        /* 64 bits >= 2 * 24 + 2: rounding twice is still correct. */
+        f = (float)((long double)f / (long double)(double)d);
+        memcpy(&u32, &f, 4);
+        return u32;
+    case SWAI_DT_F64:
+        memcpy(&x, &a, 8);
+        x /= (double)d;
+        memcpy(&a, &x, 8);
+        return a;
+    case SWAI_DT_I32:
+        i = (int32_t)a;
+        /* |i| < 2^31 < d: truncation gives 0 (C division needs d signed). */
+        i = d > INT32_MAX ? (d == 1ull << 31 && i == INT32_MIN ? -1 : 0)
+                          : i / (int64_t)d;
+        return (uint32_t)i;
+    case SWAI_DT_I64:
+        if (d > INT64_MAX) {
+            return (int64_t)a == INT64_MIN && d == 1ull << 63 ? ~0ull : 0;
+        }
+        if ((int64_t)a == INT64_MIN && d == 1) {
+            return a;
+        }
+        return (uint64_t)((int64_t)a / (int64_t)d);
+    default:
+        return a / d;
+    }
+}
+
+static const uint64_t divisors[] = {
+    1, 2, 3, 4, 7, 10, 255, 256, 1000003, 0x80000000ull, 0x80000001ull,
+    (1ull << 53) + 1, 1ull << 63, UINT64_MAX,
+};
+#define NDIV (sizeof(divisors) / sizeof(divisors[0]))
+
+static void test_div_all(void)
+{
+    static uint64_t a[NSPEC * NSPEC + NRAND], b[NSPEC * NSPEC + NRAND];
+    unsigned dt, k;
+
+    card();
+    for (dt = 0; dt <= SWAI_DT_MAX; dt++) {
+        unsigned es = swai_reduce_esize(dt);
+        uint64_t n = operands(dt, a, b), bytes = n * es;
+
+        for (k = 0; k < NDIV; k++) {
+            uint64_t in = VA_HOST, out = VA_HOST + 0x80000;
+            struct swai_insn p[4] = {
+                INSN(.op = SWAI_OP_DMA_GET, .len = bytes, .dst = 64,
+                     .src = in),
+                INSN(.op = SWAI_OP_DIV, .dtype = dt, .len = n, .dst = 64,
+                     .src = divisors[k]),
+                INSN(.op = SWAI_OP_DMA_PUT, .len = bytes, .dst = out,
+                     .src = 64),
+                END,
+            };
+            uint64_t i, bad = 0;
+            unsigned j;
+
+            put_elems(in, a, n, es);
+            j = submit_nb(CG, p, 4, 0, 0);
+            run();
+            CHECK_JOB(CG, j, SWAI_JOB_OK);
+            for (i = 0; i < n; i++) {
+                uint64_t got = get_elem(out, i, es);
+                uint64_t want = ref_div(dt, a[i], divisors[k]);
+
+                if (is_nan_bits(dt, want) ? !is_nan_bits(dt, got)
+                                          : got != want) {
+                    if (bad++ < 3) {
+                        printf("# dtype %u: %#" PRIx64 " / %" PRIu64
+                               " = %#" PRIx64 ", expected %#" PRIx64 "\n",
+                               dt, a[i], divisors[k], got, want);
+                    }
+                }
+            }
+            CHECK_EQ(bad, 0);
+        }
+    }
+    card_free();
+}
+
+/* Hand-picked quotients; double -> f16/bf16 rounds once, ties to even. */
+static void test_div_values(void)
+{
+    uint64_t i, bad = 0;
+
+    CHECK_EQ(ref_div(SWAI_DT_I32, (uint32_t)-7, 2), (uint32_t)-3);
+    CHECK_EQ(ref_div(SWAI_DT_I64, (uint64_t)-9, 4), (uint64_t)-2);
+    CHECK_EQ(ref_div(SWAI_DT_U8, 255, 4), 63);
+    CHECK_EQ(swai_f64_to_f16(1.0 + 0x1p-11), 0x3c00);
+    CHECK_EQ(swai_f64_to_f16(1.0 + 0x1p-11 + 0x1p-40), 0x3c01);
+    CHECK_EQ(swai_f64_to_f16(65520.0), 0x7c00);
+    CHECK_EQ(swai_f64_to_f16(65519.99), 0x7bff);
+    CHECK_EQ(swai_f64_to_f16(0x1p-25), 0);
+    CHECK_EQ(swai_f64_to_f16(-0x1p-25 - 0x1p-60), 0x8001);
+    CHECK_EQ(swai_f64_to_bf16(1.0 + 0x1p-8), 0x3f80);
+    CHECK_EQ(swai_f64_to_bf16(1.0 + 0x1p-8 + 0x1p-50), 0x3f81);
+    CHECK_EQ(swai_f64_to_bf16(0x1p-134), 0);
+    CHECK_EQ(swai_f64_to_bf16(0x1p-1074), 0);
+    CHECK(is_nan_bits(SWAI_DT_F16, swai_f64_to_f16(NAN)));
+    CHECK(is_nan_bits(SWAI_DT_BF16, swai_f64_to_bf16(-NAN)));
+    CHECK_EQ(swai_f64_to_bf16(-INFINITY), 0xff80);
+    /* Every f16 and bf16 value divided by 3 against the references. */
+    for (i = 0; i < 65536; i++) {
+        uint64_t h = ref_div(SWAI_DT_F16, i, 3), g = ref_div(SWAI_DT_BF16, i, 3);
+        double hv, bv = bf16_val((uint16_t)i) / 3.0;
+        _Float16 x;
+        uint16_t u = (uint16_t)i;
+
+        memcpy(&x, &u, 2);
+        hv = (double)x / 3.0;
+        bad += is_nan_bits(SWAI_DT_F16, h) ? !is_nan_bits(SWAI_DT_F16, swai_f64_to_f16(hv))
+                                           : swai_f64_to_f16(hv) != h;
+        bad += is_nan_bits(SWAI_DT_BF16, g) ? !is_nan_bits(SWAI_DT_BF16, swai_f64_to_bf16(bv))
+                                            : swai_f64_to_bf16(bv) != g;
+    }
+    CHECK_EQ(bad, 0);
+}
+
 /* --- SIGNAL, FENCE, TIMESTAMP on one CG --- */
 
 static void test_signal_fence_timestamp(void)
@@ -658,6 +814,8 @@ static const struct tap_test tests[] = {
     { "f16/bf16 conversions round to nearest even", test_half_conversions },
     { "REDUCE: every dtype x op against a reference", test_reduce_all },
     { "REDUCE: long vectors, LDM overrun", test_reduce_long },
+    { "DIV: every dtype x divisor against a reference", test_div_all },
+    { "DIV: hand-picked quotients, double -> f16/bf16", test_div_values },
     { "SIGNAL, FENCE, TIMESTAMP", test_signal_fence_timestamp },
 };
 

@@ -72,7 +72,7 @@ check('MSI-X table BIR', cfgr(msix + 4) & 7, 1)
 
 check('ID', rd(B0 + 0), 0x53574149)
 check('VERSION', rd(B0 + 4), 0x10000)
-check('CAPS (QUEUES, TIMING = bits 5, 6)', rd(B0 + 8), 0x7f)
+check('CAPS (QUEUES, TIMING, PEER = bits 5, 6, 7)', rd(B0 + 8), 0xff)
 check('STATUS', rd(B0 + 0xc), 1)
 check('NUM_CG', rd(B0 + 0x20), 4)
 local0 = rd(B0 + 0x34)
@@ -173,7 +173,7 @@ def put(a, data):
 def insn(op, flags=0, rows=0, ln=0, dst=0, src=0, ds=0, ss=0, dtype=0, rop=0):
     return struct.pack('<BBBBIQQQQQ', op, flags, dtype, rop, rows, ln, dst, src, ds, ss)
 T = {0x200: 100000, 0x204: 100000, 0x208: 25000, 0x20c: 1000000, 0x210: 25000,
-     0x214: 15000, 0x218: 5000, 0x21c: 1000, 0x220: 1000, 0x224: 400000}
+     0x214: 15000, 0x218: 5000, 0x21c: 1000, 0x220: 1000, 0x224: 800000}
 props = dict(a.split('=') for a in extra)
 names = {0x200: 'ring-mbps', 0x204: 'local-mbps', 0x208: 'pcie-mbps', 0x20c: 'ldm-mbps',
          0x210: 't-launch-ns', 0x214: 't-sync-ns', 0x218: 't-step-ns', 0x21c: 't-barrier-ns',

@@ -3,7 +3,8 @@
  * swai-timing-test.c - host unit test of the timing model (no QEMU): the
  * properties and SWAI_REG_T_*, exact modeled times of simple programs with
  * the default parameters, sharing of the PCIe link and the ring between
- * CGs, launch and not_before, REDUCE and barrier costs, and determinism
+ * CGs, launch and not_before, REDUCE, DIV and barrier costs, peer access
+ * to another CG's Local-HBM, and determinism
  * (datasheet §14).  Expected times are written out from the formulas.
  */
 #include "cp-harness.h"
@@ -48,7 +49,7 @@ static void test_props(void)
 
     swai_props_init(&p);
     CHECK_EQ(p.t.ring_mbps, 100000);
-    CHECK_EQ(p.t.ring_total_mbps, 400000);
+    CHECK_EQ(p.t.ring_total_mbps, 800000);
     CHECK_EQ(p.t.local_mbps, 100000);
     CHECK_EQ(p.t.pcie_mbps, 25000);
     CHECK_EQ(p.t.ldm_mbps, 1000000);
@@ -117,6 +118,7 @@ static void test_arithmetic(void)
     /* FIFO servers: the second user of a shared path queues. */
     swai_timing_props_init(&p);
     p.local_mbps = 75000;       /* slower than the ring: see which decides */
+    p.ring_total_mbps = 400000; /* 64 KiB = 163840 ps on the whole ring */
     swai_timing_init(&t, &p);
     b[SWAI_RES_PCIE_RD] = 65536;
     CHECK_EQ(swai_timing_chunk(&t, 0, b), 2621440);
@@ -273,7 +275,10 @@ static void test_pcie_shared(void)
     card_free();
 }
 
-/* Four CGs reading Global at 100 GB/s each fit the 400 GB/s ring. */
+/*
+ * Four CGs reading Global at 100 GB/s each fit the 800 GB/s ring, and so do
+ * four Global -> Global copies (each reads and writes at 100 GB/s).
+ */
 static void test_ring_shared(void)
 {
     struct swai_timing_props t;
@@ -290,6 +295,16 @@ static void test_ring_shared(void)
     run();
     for (c = 0; c < SWAI_NUM_CG; c++) {
         CHECK_EQ(compl(c, j[c]).end_ns, alone);
+    }
+    card();
+    for (c = 0; c < SWAI_NUM_CG; c++) {
+        j[c] = SUBMIT(c, INSN(.op = SWAI_OP_COPY, .len = 2000000,
+                              .dst = VA_GLOB + 0x400000 + 2000000 * c,
+                              .src = VA_GLOB), END);
+    }
+    run();
+    for (c = 0; c < SWAI_NUM_CG; c++) {
+        CHECK_EQ(compl(c, j[c]).end_ns, 25000 + 5000 + 20000);
     }
 
     /* A ring of 200 GB/s in total: together they take twice as long. */
@@ -376,6 +391,89 @@ static void test_reduce_barrier_cost(void)
     card_free();
 }
 
+/* DIV: one read and one write per element at LDM bandwidth; U8 REDUCE. */
+static void test_div_u8_cost(void)
+{
+    unsigned j;
+
+    card();
+    /* 2 * 100000 * 4 B at 1 TB/s = 800 ns; 2 * 3000 * 8 B = 48 ns. */
+    j = SUBMIT(0, INSN(.op = SWAI_OP_DIV, .len = 100000, .dst = 0, .src = 3),
+               INSN(.op = SWAI_OP_DIV, .len = 3000, .dtype = SWAI_DT_F64,
+                    .dst = 400000, .src = 1),
+               END);
+    run();
+    CHECK_JOB(0, j, SWAI_JOB_OK);
+    CHECK_EQ(compl(0, j).end_ns - compl(0, j).start_ns, 800 + 48);
+    /* U8 REDUCE: 3 * 200000 * 1 B = 600 ns; U8 DIV 2 * 7 B = 14 ps. */
+    j = SUBMIT(1, INSN(.op = SWAI_OP_REDUCE, .len = 200000,
+                       .dtype = SWAI_DT_U8, .dst = 0, .src = 250000),
+               INSN(.op = SWAI_OP_DIV, .len = 7, .dtype = SWAI_DT_U8,
+                    .dst = 1, .src = 9),
+               END);
+    run();
+    CHECK_JOB(1, j, SWAI_JOB_OK);
+    CHECK_EQ(compl(1, j).end_ns - compl(1, j).start_ns, 601);   /* rounds up */
+    card_free();
+}
+
+/*
+ * Peer access (SWAI_DESC_PEER): bytes to or from another CG's Local-HBM go
+ * over the CG's ring port, the ring as a whole and the peer's Local port,
+ * whichever is slowest; the CG's own Local-HBM uses none of the ring.
+ */
+static void test_peer_cost(void)
+{
+    struct swai_timing_props t;
+    const uint64_t n = 1000000;
+    struct swai_insn own = INSN(.op = SWAI_OP_COPY, .len = n,
+                                .dst = VA_LOC(1) + 0x400000,
+                                .src = VA_LOC(1) + 0x800000);
+    struct swai_insn peer = INSN(.op = SWAI_OP_COPY, .len = n,
+                                 .dst = VA_LOC(1), .src = VA_LOC(0));
+    struct swai_insn get = INSN(.op = SWAI_OP_DMA_GET, .len = 500000,
+                                .dst = 0, .src = VA_LOC(2));
+    unsigned j, k;
+
+    /* Defaults: 100 GB/s everywhere: the same as a Local -> Global COPY. */
+    card();
+    j = submit_nb(0, &peer, 1, SWAI_DESC_PEER, 0);
+    k = submit_nb(3, &get, 1, SWAI_DESC_PEER, 0);
+    run();
+    CHECK_JOB(0, j, SWAI_JOB_OK);
+    CHECK_EQ(compl(0, j).end_ns, 25000 + 5000 + 10000);
+    CHECK_JOB(3, k, SWAI_JOB_OK);
+    CHECK_EQ(compl(3, k).end_ns, 25000 + 1000 + 5000);
+
+    /* A slow ring port: the peer copy pays it, the own-Local copy not. */
+    swai_timing_props_init(&t);
+    t.ring_mbps = 50000;
+    card_t(32, 16, 8, 64, &t);
+    j = submit_nb(0, &peer, 1, SWAI_DESC_PEER, 0);
+    k = submit_nb(1, &own, 1, SWAI_DESC_PEER, 0);
+    run();
+    CHECK_EQ(compl(0, j).end_ns, END_NS(30000000 + xfer_ps(n, 50000)));
+    CHECK_EQ(compl(1, k).end_ns, 25000 + 5000 + 10000);
+
+    /* The ring as a whole is shared with Global traffic of other CGs. */
+    t.ring_mbps = 100000;
+    t.ring_total_mbps = 20000;
+    card_t(32, 16, 8, 64, &t);
+    j = submit_nb(0, &peer, 1, SWAI_DESC_PEER, 0);
+    run();
+    CHECK_EQ(compl(0, j).end_ns, END_NS(30000000 + xfer_ps(n, 20000)));
+
+    /* A slow Local port: the peer's side is charged at local_mbps too. */
+    t.ring_total_mbps = 800000;
+    t.local_mbps = 25000;
+    card_t(32, 16, 8, 64, &t);
+    peer.src = VA_GLOB;
+    j = submit_nb(0, &peer, 1, SWAI_DESC_PEER, 0);
+    run();
+    CHECK_EQ(compl(0, j).end_ns, END_NS(30000000 + xfer_ps(n, 25000)));
+    card_free();
+}
+
 /* A mixed 4-CG workload: every figure the same on every run. */
 static void workload(uint64_t out[SWAI_NUM_CG][6])
 {
@@ -442,6 +540,8 @@ static const struct tap_test tests[] = {
     { "ring shared by all CGs", test_ring_shared },
     { "launch, not_before, overlap", test_launch },
     { "REDUCE and barrier costs", test_reduce_barrier_cost },
+    { "DIV and U8 REDUCE costs", test_div_u8_cost },
+    { "peer Local-HBM access: ring and Local ports", test_peer_cost },
     { "same workload, same times", test_determinism },
     { "late doorbell, same times", test_late_arrival },
 };

@@ -22,7 +22,7 @@ t() {	# NAME WANT-STATUS WANT-STDERR-REGEX -- SWAI-VM-ARGS
 t "clean module load passes" 0 '' -- --add "$ko" -- insmod "$ko" mode=none
 t "oops at load fails the run" 125 'Oops|BUG: kernel NULL pointer' -- --add "$ko" -- insmod "$ko" mode=oops
 t "WARN at load fails the run" 125 'WARNING:' -- --add "$ko" -- insmod "$ko" mode=warn
-t "a hang is killed by the timeout" 124 'timeout after' -- --timeout 20 -- sleep 1000
+t "a hang is killed by the timeout" 124 'timeout after' -- --timeout 10 -- sleep 1000
 t "the command's exit status is the run's" 7 '' -- -- sh -c 'exit 7'
 rm -f "$here/out.log"
 echo "1..$n"

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swccl.h - libswccl, collectives among the core groups of SW-AI cards.
+ *
+ * The API follows NCCL so that an application (or a framework's NCCL
+ * backend) switches to it, and between algorithms, without code changes:
+ * a communicator has one rank per libsdaa device (one core group), every
+ * collective is called once per rank with that rank's buffers (device
+ * pointers: Local-HBM of the rank's core group, Global-HBM, or pinned host
+ * memory) and a stream of that rank's device, and is asynchronous with
+ * respect to the host, ordered on the stream.
+ *
+ * Algorithms (Documentation/collectives.md): RING (the paper's baseline,
+ * N-1 host-launched steps closed by host syncs), CSC (the paper's
+ * Algorithms 1 and 2: every rank writes its shard into Global-HBM, one
+ * sync, parallel reads) and CSC1 (ours: one launch per rank, on-card
+ * barrier, chunks pipelined so reads overlap writes, reduction in LDM).
+ * SWCCL_ALGO=RING|CSC|CSC1 forces one; otherwise a cost model over the
+ * card's timing parameters picks the fastest per call.  SWCCL_DEBUG=INFO
+ * logs every choice and why.  SWCCL_TIMEOUT (seconds, default 30) bounds a
+ * collective: one that does not finish fails with swcclTimeout and a message
+ * (swcclGetLastError) naming the core group and the step it waited on.
+ *
+ * Reductions are deterministic: for every algorithm the result of element i
+ * is reduced in the fixed order rank 0, 1, ..., N-1, so results are bitwise
+ * identical whatever the algorithm and timing.
+ */
+#ifndef SWCCL_H
+#define SWCCL_H
+
+#include <stddef.h>
+
+#include "sdaa_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWCCL_MAJOR 0
+#define SWCCL_MINOR 1
+/* 1000 * major + 10 * minor */
+#define SWCCL_VERSION (SWCCL_MAJOR * 1000 + SWCCL_MINOR * 10)
+
+typedef enum swcclResult {
+	swcclSuccess = 0,
+	swcclUnhandledSdaaError = 1,	/* libsdaa failed: see swcclGetLastError */
+	swcclSystemError = 2,		/* host memory, threads */
+	swcclInternalError = 3,
+	swcclInvalidArgument = 4,	/* NULL, bad count/type/op/root/buffer */
+	swcclInvalidUsage = 5,		/* wrong rank/device, comm aborted, ... */
+	swcclRemoteError = 6,		/* another rank failed or aborted */
+	swcclInProgress = 7,		/* non-blocking: not finished yet */
+	swcclTimeout = 8,		/* SWCCL_TIMEOUT elapsed: see message */
+	swcclNumResults
+} swcclResult_t;
+
+/* NCCL's numbering; the card reduces these seven types. */
+typedef enum swcclDataType {
+	swcclUint8 = 1,
+	swcclInt32 = 2, swcclInt = 2,
+	swcclInt64 = 4,
+	swcclFloat16 = 6, swcclHalf = 6,
+	swcclFloat32 = 7, swcclFloat = 7,
+	swcclFloat64 = 8, swcclDouble = 8,
+	swcclBfloat16 = 9,
+	swcclNumTypes
+} swcclDataType_t;
+
+typedef enum swcclRedOp {
+	swcclSum = 0, swcclProd = 1, swcclMax = 2, swcclMin = 3, swcclAvg = 4,
+	swcclNumOps
+} swcclRedOp_t;
+
+/* Algorithms, for SWCCL_ALGO and swcclCommSetAlgo. */
+typedef enum swcclAlgo {
+	swcclAlgoAuto = 0,	/* the cost model decides per call */
+	swcclAlgoRing = 1,
+	swcclAlgoCsc = 2,
+	swcclAlgoCsc1 = 3,
+	swcclNumAlgos
+} swcclAlgo_t;
+
+typedef struct swcclComm *swcclComm_t;
+
+#define SWCCL_UNIQUE_ID_BYTES 128
+typedef struct {
+	char internal[SWCCL_UNIQUE_ID_BYTES];
+} swcclUniqueId;
+
+swcclResult_t swcclGetVersion(int *version);
+const char *swcclGetErrorString(swcclResult_t result);
+/* The last failure's detail (which rank/CG, which step), per comm. */
+const char *swcclGetLastError(swcclComm_t comm);
+
+/*
+ * One communicator per listed device (ndev ranks, devlist[i] is rank i's
+ * libsdaa device; NULL means devices 0 .. ndev-1), all in this process.
+ * All devices must be core groups of one card (the collectives run over its
+ * Global-HBM and ring).
+ */
+swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const int *devlist);
+/*
+ * One rank per call: nranks threads of this process each call it with the
+ * same id (from swcclGetUniqueId) and their rank, on the thread's current
+ * device.  Blocks until all ranks have joined.
+ */
+swcclResult_t swcclGetUniqueId(swcclUniqueId *uniqueId);
+swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks,
+				swcclUniqueId commId, int rank);
+/* Waits for the comm's work, then frees it. */
+swcclResult_t swcclCommDestroy(swcclComm_t comm);
+/* Frees it without waiting; ranks blocked in a collective fail. */
+swcclResult_t swcclCommAbort(swcclComm_t comm);
+swcclResult_t swcclCommCount(const swcclComm_t comm, int *count);
+swcclResult_t swcclCommDevice(const swcclComm_t comm, int *device);
+swcclResult_t swcclCommUserRank(const swcclComm_t comm, int *rank);
+/* Errors of work already launched (timeout, card errors). */
+swcclResult_t swcclCommGetAsyncError(swcclComm_t comm, swcclResult_t *asyncError);
+/* Force an algorithm for this comm (overrides SWCCL_ALGO); Auto resets. */
+swcclResult_t swcclCommSetAlgo(swcclComm_t comm, swcclAlgo_t algo);
+const char *swcclAlgoName(swcclAlgo_t algo);
+
+/*
+ * Collectives.  count is in elements of datatype (any count, not only a
+ * multiple of the rank count); in-place when sendbuff == recvbuff for
+ * AllReduce/Broadcast/Reduce, and when sendbuff == recvbuff + rank * count
+ * (AllGather) or recvbuff == sendbuff + rank * recvcount (ReduceScatter),
+ * as in NCCL.
+ */
+swcclResult_t swcclAllGather(const void *sendbuff, void *recvbuff, size_t sendcount,
+			     swcclDataType_t datatype, swcclComm_t comm, sdaaStream_t stream);
+swcclResult_t swcclReduceScatter(const void *sendbuff, void *recvbuff, size_t recvcount,
+				 swcclDataType_t datatype, swcclRedOp_t op, swcclComm_t comm,
+				 sdaaStream_t stream);
+swcclResult_t swcclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
+			     swcclDataType_t datatype, swcclRedOp_t op, swcclComm_t comm,
+			     sdaaStream_t stream);
+swcclResult_t swcclBroadcast(const void *sendbuff, void *recvbuff, size_t count,
+			     swcclDataType_t datatype, int root, swcclComm_t comm,
+			     sdaaStream_t stream);
+swcclResult_t swcclReduce(const void *sendbuff, void *recvbuff, size_t count,
+			  swcclDataType_t datatype, swcclRedOp_t op, int root, swcclComm_t comm,
+			  sdaaStream_t stream);
+
+/*
+ * Group calls: between GroupStart and GroupEnd, collectives are only
+ * recorded; GroupEnd launches them, so one thread can drive every rank of a
+ * swcclCommInitAll communicator (as with NCCL).
+ */
+swcclResult_t swcclGroupStart(void);
+swcclResult_t swcclGroupEnd(void);
+
+/* Per-call report of the last collective of a comm, for benchmarks. */
+struct swcclCallInfo {
+	swcclAlgo_t algo;		/* the algorithm that ran */
+	int launches;			/* host launches, all ranks */
+	int host_syncs;			/* host-mediated syncs */
+	double predicted_us;		/* the cost model's estimate */
+	double transfer_us;		/* modeled data-transfer time (Fig. 13) */
+};
+swcclResult_t swcclCommLastCallInfo(swcclComm_t comm, struct swcclCallInfo *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWCCL_H */

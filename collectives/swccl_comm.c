@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_comm.c - communicators: one rank per core group of one card.
+ *
+ * The ranks of a communicator share a struct swccl_shared: the host
+ * rendezvous (swccl_enqueue.c), the Global-HBM scratch the algorithms
+ * write through (sdaaMallocCross, grown on demand; one process has one
+ * device address space per card, so every rank's core group sees it at the
+ * same address), and the semaphores.  The semaphores -- barrier counter,
+ * per-rank flags and progress counters -- are in pinned host memory rather
+ * than Global-HBM: the card's BARRIER/WAIT/SIGNAL cost the same there
+ * (datasheet §14.3), and the host can read them (which rank is stuck where)
+ * and write them (release blocked programs on timeout or abort) without a
+ * job, which a queue blocked in a WAIT would never run.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "swccl_internal.h"
+
+/* Peer access (issue 5's libsdaa); weak so the library loads without it. */
+extern sdaaError_t sdaaDeviceEnablePeerAccess(int peer, unsigned int flags)
+	__attribute__((weak));
+
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reg_cv = PTHREAD_COND_INITIALIZER;
+
+struct pending {
+	struct pending *next;
+	struct swccl_shared *sh;
+	int joined;
+	bool ready;
+	swcclResult_t result;
+};
+static struct pending *pendings;
+
+/* Enable peer access among all ranks; false if any pair cannot have it. */
+static bool enable_peers(struct swccl_shared *sh)
+{
+	const char *e = getenv("SWCCL_PEER");
+
+	if (!sdaaDeviceEnablePeerAccess || (e && !atoi(e)))
+		return false;
+	for (int i = 0; i < sh->nranks; i++) {
+		if (sdaaSetDevice(sh->comm[i]->dev))
+			return false;
+		for (int j = 0; j < sh->nranks; j++) {
+			sdaaError_t r;
+
+			if (i == j)
+				continue;
+			r = sdaaDeviceEnablePeerAccess(sh->comm[j]->dev, 0);
+			if (r && strcmp(sdaaGetErrorName(r), "sdaaErrorPeerAccessAlreadyEnabled")) {
+				sdaaGetLastError();
+				swccl_log(SWCCL_LOG_INFO, "no peer access CG %d -> CG %d: %s",
+					  sh->comm[i]->cg, sh->comm[j]->cg, sdaaGetErrorString(r));
+				return false;
+			}
+			sdaaGetLastError();
+		}
+	}
+	return true;
+}
+
+/* The resources of a comm whose ranks (devices) are all known. */
+static swcclResult_t setup(struct swccl_shared *sh)
+{
+	struct sdaaDeviceProp p;
+	void *h, *d;
+	uint64_t base;
+	int dev = 0;
+
+	sdaaGetDevice(&dev);
+	for (int r = 0; r < sh->nranks; r++) {
+		if (sdaaGetDeviceProperties(&p, sh->comm[r]->dev))
+			return swccl_fail(sh->comm[r], swcclInvalidArgument, "device %d",
+					  sh->comm[r]->dev);
+		if (r == 0) {
+			sh->card = p.card;
+			sh->ldm = (size_t)p.cpeCount * p.ldmPerCpe;
+		}
+		if (p.card != sh->card)
+			return swccl_fail(sh->comm[r], swcclInvalidUsage,
+					  "ranks on two cards (%d, %d): a comm is one card's core groups",
+					  sh->card, p.card);
+		sh->comm[r]->cg = p.coreGroup;
+		for (int q = 0; q < r; q++)
+			if (sh->comm[q]->cg == p.coreGroup)
+				return swccl_fail(sh->comm[r], swcclInvalidUsage,
+						  "ranks %d and %d are both CG %d", q, r, p.coreGroup);
+	}
+	if (sdaaSetDevice(sh->comm[0]->dev) || sdaaDeviceGetTimingParams(&sh->tp, sh->comm[0]->dev) ||
+	    sdaaMallocHost(&h, 4096))
+		return swccl_fail(sh->comm[0], swcclUnhandledSdaaError, "init: %s",
+				  sdaaGetErrorString(sdaaGetLastError()));
+	memset(h, 0, 4096);
+	if (sdaaHostGetDevicePointer(&d, h, 0)) {
+		sdaaFreeHost(h);
+		return swcclUnhandledSdaaError;
+	}
+	sh->sems_host = h;
+	base = (uint64_t)(uintptr_t)d;
+	sh->sems_dev.barrier = base + offsetof(struct swccl_sems, barrier);
+	for (int r = 0; r < SWCCL_MAX_RANKS; r++) {
+		sh->sems_dev.flag[r] = base + offsetof(struct swccl_sems, flag) + 8 * (uint64_t)r;
+		sh->sems_dev.progress[r] = base + offsetof(struct swccl_sems, progress) +
+					   8 * (uint64_t)r;
+	}
+	sh->peer = enable_peers(sh);
+	swccl_watchdog_start(sh);
+	sdaaSetDevice(dev);
+	swccl_log(SWCCL_LOG_INFO, "comm of %d ranks on card %d, LDM %zu B, peer access %s",
+		  sh->nranks, sh->card, sh->ldm, sh->peer ? "on" : "off");
+	return swcclSuccess;
+}
+
+static struct swccl_shared *shared_new(int nranks)
+{
+	struct swccl_shared *sh = calloc(1, sizeof(*sh));
+
+	if (!sh)
+		return NULL;
+	sh->nranks = nranks;
+	pthread_mutex_init(&sh->mu, NULL);
+	pthread_cond_init(&sh->cv, NULL);
+	return sh;
+}
+
+static void shared_free(struct swccl_shared *sh, bool idle)
+{
+	swccl_watchdog_stop(sh);
+	/* Memory a job may still touch is left alone rather than faulted on. */
+	if (idle) {
+		for (int i = 0; i < sh->nretired; i++)
+			sdaaFreeCross(sh->retired[i]);
+		if (sh->scratch)
+			sdaaFreeCross(sh->scratch);
+		if (sh->sems_host)
+			sdaaFreeHost(sh->sems_host);
+	}
+	swccl_insts_free(sh);
+	free(sh->retired);
+	pthread_mutex_destroy(&sh->mu);
+	pthread_cond_destroy(&sh->cv);
+	free(sh);
+}
+
+static swcclComm_t comm_new(struct swccl_shared *sh, int rank, int dev)
+{
+	swcclComm_t c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->sh = sh;
+	c->rank = rank;
+	c->dev = dev;
+	sh->comm[rank] = c;
+	sh->refs++;
+	return c;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const int *devlist)
+{
+	struct swccl_shared *sh;
+	swcclResult_t r;
+
+	if (!comms || ndev < 1 || ndev > SWCCL_MAX_RANKS)
+		return swcclInvalidArgument;
+	sh = shared_new(ndev);
+	if (!sh)
+		return swcclSystemError;
+	for (int i = 0; i < ndev; i++)
+		if (!comm_new(sh, i, devlist ? devlist[i] : i)) {
+			r = swcclSystemError;
+			goto fail;
+		}
+	r = setup(sh);
+	if (r)
+		goto fail;
+	for (int i = 0; i < ndev; i++)
+		comms[i] = sh->comm[i];
+	return swcclSuccess;
+fail:
+	for (int i = 0; i < ndev; i++)
+		free(sh->comm[i]);
+	shared_free(sh, true);
+	return r;
+}
+
+SWCCL_EXPORT swcclResult_t swcclGetUniqueId(swcclUniqueId *id)
+{
+	static unsigned long counter;
+	struct timespec ts;
+
+	if (!id)
+		return swcclInvalidArgument;
+	memset(id, 0, sizeof(*id));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(id->internal, sizeof(id->internal), "swccl:%ld:%lu:%lld.%09ld", (long)getpid(),
+		 __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), (long long)ts.tv_sec,
+		 ts.tv_nsec);
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcclUniqueId id,
+					     int rank)
+{
+	struct pending *pd, **pp;
+	double deadline = swccl_now() + swccl_timeout_s();
+	swcclComm_t c;
+	swcclResult_t r;
+	int dev;
+
+	if (!comm || nranks < 1 || nranks > SWCCL_MAX_RANKS || rank < 0 || rank >= nranks ||
+	    strncmp(id.internal, "swccl:", 6) || sdaaGetDevice(&dev))
+		return swcclInvalidArgument;
+	pthread_mutex_lock(&reg_mu);
+	for (pd = pendings; pd; pd = pd->next)
+		if (!memcmp(pd->sh->id, id.internal, sizeof(id.internal)))
+			break;
+	if (!pd) {
+		pd = calloc(1, sizeof(*pd));
+		if (pd)
+			pd->sh = shared_new(nranks);
+		if (!pd || !pd->sh) {
+			free(pd);
+			pthread_mutex_unlock(&reg_mu);
+			return swcclSystemError;
+		}
+		memcpy(pd->sh->id, id.internal, sizeof(id.internal));
+		pd->sh->threaded = true;
+		pd->next = pendings;
+		pendings = pd;
+	}
+	if (pd->sh->nranks != nranks || pd->sh->comm[rank]) {
+		pthread_mutex_unlock(&reg_mu);
+		return swcclInvalidUsage;
+	}
+	c = comm_new(pd->sh, rank, dev);
+	if (!c) {
+		pthread_mutex_unlock(&reg_mu);
+		return swcclSystemError;
+	}
+	if (++pd->joined == nranks) {
+		pd->result = setup(pd->sh);
+		pd->ready = true;
+		pthread_cond_broadcast(&reg_cv);
+	}
+	while (!pd->ready) {
+		struct timespec ts;
+
+		if (swccl_now() > deadline) {
+			pd->sh->comm[rank] = NULL;
+			pd->sh->refs--;
+			pd->joined--;
+			free(c);
+			pthread_mutex_unlock(&reg_mu);
+			swccl_log(SWCCL_LOG_WARN, "swcclCommInitRank: rank %d waited SWCCL_TIMEOUT "
+				  "for the other ranks to join", rank);
+			return swcclTimeout;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&reg_cv, &reg_mu, &ts);
+	}
+	r = pd->result;
+	if (--pd->joined == 0) {	/* the last to leave unlinks it */
+		for (pp = &pendings; *pp; pp = &(*pp)->next)
+			if (*pp == pd) {
+				*pp = pd->next;
+				break;
+			}
+		if (r)
+			shared_free(pd->sh, true);
+		free(pd);
+	}
+	pthread_mutex_unlock(&reg_mu);
+	if (r) {
+		free(c);	/* the last rank to leave freed the shared state */
+		return r;
+	}
+	*comm = c;
+	return swcclSuccess;
+}
+
+/* Wait (bounded) until every launched collective has finished everywhere. */
+static bool drain(struct swccl_shared *sh, double max_s)
+{
+	double end = swccl_now() + max_s;
+
+	while (sh->launched_seq && !swccl_all_done(sh, sh->launched_seq)) {
+		if (swccl_now() > end)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
+static void comm_release(swcclComm_t comm, bool idle)
+{
+	struct swccl_shared *sh = comm->sh;
+	bool last;
+
+	pthread_mutex_lock(&sh->mu);
+	sh->comm[comm->rank] = comm;	/* messages may still name it */
+	last = --sh->refs == 0;
+	pthread_mutex_unlock(&sh->mu);
+	if (last) {
+		for (int i = 0; i < sh->nranks; i++)
+			if (sh->comm[i] != comm)
+				free(sh->comm[i]);
+		shared_free(sh, idle);
+		free(comm);
+	}
+	/* Other ranks' messages name this rank: keep it until the last one. */
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommDestroy(swcclComm_t comm)
+{
+	bool idle;
+
+	if (!comm)
+		return swcclInvalidArgument;
+	idle = drain(comm->sh, comm->sh->failed ? 2 : swccl_timeout_s() + 5);
+	comm->dead = true;
+	comm_release(comm, idle);
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommAbort(swcclComm_t comm)
+{
+	char msg[128];
+	bool idle;
+
+	if (!comm)
+		return swcclInvalidArgument;
+	snprintf(msg, sizeof(msg), "rank %d (CG %d) aborted the communicator", comm->rank,
+		 comm->cg);
+	comm->dead = true;
+	swccl_fail_shared(comm->sh, swcclRemoteError, msg);
+	idle = drain(comm->sh, 5);
+	comm_release(comm, idle);
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommCount(const swcclComm_t comm, int *count)
+{
+	if (!comm || !count)
+		return swcclInvalidArgument;
+	*count = comm->sh->nranks;
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommDevice(const swcclComm_t comm, int *device)
+{
+	if (!comm || !device)
+		return swcclInvalidArgument;
+	*device = comm->dev;
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommUserRank(const swcclComm_t comm, int *rank)
+{
+	if (!comm || !rank)
+		return swcclInvalidArgument;
+	*rank = comm->rank;
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommGetAsyncError(swcclComm_t comm, swcclResult_t *err)
+{
+	if (!comm || !err)
+		return swcclInvalidArgument;
+	pthread_mutex_lock(&comm->sh->mu);
+	*err = comm->sh->failed;
+	if (*err)
+		snprintf(comm->lasterr, sizeof(comm->lasterr), "%s", comm->sh->failmsg);
+	pthread_mutex_unlock(&comm->sh->mu);
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommSetAlgo(swcclComm_t comm, swcclAlgo_t algo)
+{
+	if (!comm || (unsigned)algo >= swcclNumAlgos)
+		return swcclInvalidArgument;
+	comm->algo = algo;
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommLastCallInfo(swcclComm_t comm, struct swcclCallInfo *info)
+{
+	if (!comm || !info)
+		return swcclInvalidArgument;
+	*info = comm->last;
+	return swcclSuccess;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-bench-report.c - how swccl-bench prints its rows (nccl-tests'
+ * columns plus the paper's figures) and plots them.
+ */
+#include "swccl-bench-report.h"
+
+void bench_table_header(FILE *f)
+{
+	fprintf(f, "%12s %11s %8s %5s %10s %8s %8s %10s %7s %7s %6s %4s %4s %9s\n",
+		"size(B)", "count", "type", "algo", "time(us)", "algbw", "busbw", "wall(us)",
+		"#wrong", "vsRING", "util%", "lnch", "sync", "paper");
+	fprintf(f, "%12s %11s %8s %5s %10s %8s %8s %10s %7s %7s %6s %4s %4s %9s\n",
+		"", "(elems)", "", "", "(modeled)", "(GB/s)", "(GB/s)", "", "", "", "", "", "",
+		"(GB/s)");
+}
+
+void bench_table_row(FILE *f, const struct bench_row *r)
+{
+	char wrong[24], speed[16], paper[16];
+
+	if (r->wrong < 0)
+		snprintf(wrong, sizeof(wrong), "N/A");
+	else
+		snprintf(wrong, sizeof(wrong), "%ld", r->wrong);
+	if (r->speedup > 0)
+		snprintf(speed, sizeof(speed), "%.2fx", r->speedup);
+	else
+		snprintf(speed, sizeof(speed), "-");
+	if (r->paper_gbps > 0)
+		snprintf(paper, sizeof(paper), "%.2f", r->paper_gbps);
+	else
+		snprintf(paper, sizeof(paper), "-");
+	fprintf(f, "%12zu %11zu %8s %5s %10.1f %8.2f %8.2f %10.0f %7s %7s %6.1f %4d %4d %9s\n",
+		r->bytes, r->count, bench_type_name(r->type), bench_algo_name(r->algo), r->time_us,
+		r->algbw, r->busbw, r->wall_us, wrong, speed, 100 * r->util, r->launches,
+		r->host_syncs, paper);
+}
+
+void bench_json_row(FILE *f, const struct bench_row *r)
+{
+	fprintf(f, "{\"kind\":\"row\",\"coll\":\"%s\",\"ranks\":%d,\"bytes\":%zu,\"count\":%zu,"
+		"\"type\":\"%s\",\"op\":\"%s\",\"algo\":\"%s\",\"time_us\":%.3f,"
+		"\"algbw\":%.4f,\"busbw\":%.4f,\"wall_us\":%.1f,\"wrong\":%ld,",
+		bench_coll_name(r->coll), r->nranks, r->bytes, r->count, bench_type_name(r->type),
+		bench_op_name(r->op), bench_algo_name(r->algo), r->time_us, r->algbw, r->busbw,
+		r->wall_us, r->wrong);
+	if (r->speedup > 0)
+		fprintf(f, "\"speedup\":%.4f,", r->speedup);
+	else
+		fprintf(f, "\"speedup\":null,");
+	fprintf(f, "\"util\":%.4f,\"transfer_us\":%.3f,\"predicted_us\":%.3f,\"launches\":%d,"
+		"\"host_syncs\":%d,", r->util, r->transfer_us, r->predicted_us, r->launches,
+		r->host_syncs);
+	if (r->paper_gbps > 0)
+		fprintf(f, "\"paper_gbps\":%.4f}\n", r->paper_gbps);
+	else
+		fprintf(f, "\"paper_gbps\":null}\n");
+}
+
+void bench_plot_script(FILE *f, const char *png, const struct bench_row *rows, int n)
+{
+	int seen[swcclNumAlgos] = { 0 }, first = 1;
+	const char *coll = n ? bench_coll_name(rows[0].coll) : "?";
+
+	/* One datablock per algorithm: MiB, algbw, util %, paper model. */
+	for (int a = 0; a < swcclNumAlgos; a++) {
+		for (int i = 0; i < n; i++) {
+			if (rows[i].algo != (swcclAlgo_t)a)
+				continue;
+			if (!seen[a])
+				fprintf(f, "$%s << EOD\n", bench_algo_name((swcclAlgo_t)a));
+			seen[a] = 1;
+			fprintf(f, "%.6f %.4f %.3f %.4f\n", rows[i].bytes / 1048576.0,
+				rows[i].algbw, 100 * rows[i].util, rows[i].paper_gbps);
+		}
+		if (seen[a])
+			fprintf(f, "EOD\n");
+	}
+	fprintf(f, "set terminal pngcairo size 1200,480 font ',10'\n"
+		"set output '%s'\n"
+		"set multiplot layout 1,2 title 'swccl-bench %s, %d core groups (modeled time)'\n"
+		"set logscale x 2\nset grid\nset key top left\n"
+		"set xlabel 'size (MiB)'\nset ylabel 'algbw (GB/s)'\n"
+		"set title 'bandwidth (paper Figs. 14, 15)'\n"
+		"plot ", png, coll, n ? rows[0].nranks : 0);
+	for (int a = 0; a < swcclNumAlgos; a++) {
+		const char *name = bench_algo_name((swcclAlgo_t)a);
+
+		if (!seen[a])
+			continue;
+		fprintf(f, "%s$%s using 1:2 with linespoints lw 2 lc %d title '%s'",
+			first ? "" : ", ", name, a, name);
+		first = 0;
+		if (a == swcclAlgoRing || a == swcclAlgoCsc)
+			fprintf(f, ", $%s using 1:($4 > 0 ? $4 : NaN) with lines dt 2 lc %d "
+				"title '%s, paper eq. (%d)'", name, a, name, a == swcclAlgoRing ? 3 : 4);
+	}
+	fprintf(f, "\nset ylabel 'data transfer time / total (%%)'\nset yrange [0:100]\n"
+		"set title 'bandwidth utilisation (paper Fig. 13)'\nplot ");
+	first = 1;
+	for (int a = 0; a < swcclNumAlgos; a++) {
+		if (!seen[a])
+			continue;
+		fprintf(f, "%s$%s using 1:3 with linespoints lw 2 lc %d title '%s'",
+			first ? "" : ", ", bench_algo_name((swcclAlgo_t)a), a,
+			bench_algo_name((swcclAlgo_t)a));
+		first = 0;
+	}
+	fprintf(f, "\nunset multiplot\n");
+}

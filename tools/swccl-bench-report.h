@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swccl-bench-report.h - swccl-bench's rows: the table, JSON lines, the
+ * gnuplot script of Figs. 13-15.
+ */
+#ifndef SWCCL_BENCH_REPORT_H
+#define SWCCL_BENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "swccl-bench-data.h"
+
+/* One measurement: a collective at one size with one algorithm. */
+struct bench_row {
+	enum bench_coll coll;
+	swcclDataType_t type;
+	swcclRedOp_t op;
+	swcclAlgo_t algo;
+	int nranks;
+	size_t bytes, count;
+	double time_us;		/* modeled: max over ranks from a common start */
+	double wall_us;		/* emulator time between the same events */
+	double algbw, busbw;	/* GB/s of modeled time */
+	long wrong;		/* elements not bitwise as expected; -1: not checked */
+	double speedup;		/* RING's time / ours at this size; 0: no RING row */
+	double util;		/* transfer_us / time_us (Fig. 13) */
+	double transfer_us, predicted_us;
+	int launches, host_syncs;
+	double paper_gbps;	/* eq. (3) for RING, eq. (4) for CSC; 0: none */
+};
+
+void bench_table_header(FILE *f);
+void bench_table_row(FILE *f, const struct bench_row *r);
+void bench_json_row(FILE *f, const struct bench_row *r);
+
+/*
+ * A self-contained gnuplot script (data inline) drawing @rows of one
+ * collective into @png: algbw against size per algorithm with the paper's
+ * model dashed (Figs. 14, 15) and the bandwidth utilisation (Fig. 13).
+ */
+void bench_plot_script(FILE *f, const char *png, const struct bench_row *rows, int n);
+
+#endif /* SWCCL_BENCH_REPORT_H */

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-bench-run.c - the card side of swccl-bench: a communicator over
+ * core groups of one card, the buffers, timed runs and bitwise checks.
+ *
+ * Timing: before every timed run the host waits for all ranks' streams (so
+ * the modeled host clock H is past everything), records a start event on
+ * rank 0's stream (stamped H), launches the collective on every rank as one
+ * group and records a stop event on every rank's stream.  The modeled time
+ * is the latest rank's stop - start: it includes the first launch cost, and
+ * a host wait the library does at its end (RING's last sync), as the paper
+ * counts them.  Runs are not overlapped (unlike nccl-tests' back-to-back
+ * loop), so every run pays the launch as a single call would.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swccl-bench.h"
+
+#define TRY(call) do {							\
+	sdaaError_t e_ = (call);					\
+	if (e_ != sdaaSuccess) {					\
+		fprintf(stderr, "swccl-bench: %s: %s (%s)\n", #call,	\
+			sdaaGetErrorName(e_), sdaaGetErrorString(e_));	\
+		exit(1);						\
+	}								\
+} while (0)
+
+#define CCL(b, call) do {						\
+	swcclResult_t r_ = (call);					\
+	if (r_ != swcclSuccess) {					\
+		fprintf(stderr, "swccl-bench: %s: %s: %s\n", #call,	\
+			swcclGetErrorString(r_),			\
+			(b)->comm[0] ? swcclGetLastError((b)->comm[0]) : ""); \
+		exit(1);						\
+	}								\
+} while (0)
+
+/* Core groups 0 .. n-1 of device 0's card. */
+static void pick_devices(struct bench *b)
+{
+	struct sdaaDeviceProp p0, q;
+	int n, found = 0;
+
+	TRY(sdaaGetDeviceCount(&n));
+	TRY(sdaaGetDeviceProperties(&p0, 0));
+	for (int r = 0; r < b->o.nranks; r++)
+		b->dev[r] = -1;
+	for (int d = 0; d < n; d++) {
+		TRY(sdaaGetDeviceProperties(&q, d));
+		if (q.card == p0.card && q.coreGroup < b->o.nranks && b->dev[q.coreGroup] < 0) {
+			b->dev[q.coreGroup] = d;
+			found++;
+		}
+	}
+	if (found < b->o.nranks) {
+		fprintf(stderr, "swccl-bench: %d ranks need core groups 0..%d of card %d visible\n",
+			b->o.nranks, b->o.nranks - 1, p0.card);
+		exit(1);
+	}
+	snprintf(b->cardname, sizeof(b->cardname), "SW-AI card %d", p0.card);
+}
+
+/* Bytes of rank buffers: [0] send, [1] recv (0: in place in the other). */
+static void buffer_sizes(const struct bench *b, size_t cap, size_t *sz)
+{
+	size_t shard = cap / (size_t)b->o.nranks;
+
+	if (b->o.global) {
+		sz[0] = cap;
+		sz[1] = 0;
+	} else {
+		sz[0] = b->o.coll == COLL_AG ? shard : cap;
+		sz[1] = b->o.coll == COLL_RS ? shard : cap;
+	}
+}
+
+/* Clamp the largest size to what the tiers hold, leaving room for the comm. */
+static size_t fit(const struct bench *b, size_t cap)
+{
+	struct sdaaDeviceProp p;
+	size_t sz[2];
+
+	TRY(sdaaGetDeviceProperties(&p, b->dev[0]));
+	for (;;) {
+		buffer_sizes(b, cap, sz);
+		if (b->o.global ? sz[0] * (size_t)b->o.nranks <= p.totalGlobalMem / 4 * 3 :
+		    sz[0] + sz[1] <= p.totalLocalMem / 4 * 3)
+			return cap;
+		cap /= 2;
+	}
+}
+
+void bench_setup(struct bench *b)
+{
+	size_t sz[2], want = b->o.maxb;
+
+	pick_devices(b);
+	TRY(sdaaDeviceGetTimingParams(&b->tp, b->dev[0]));
+	b->paper = (struct bench_paper){ b->tp.ringMBps / 1e3, b->tp.launchNs / 1e3,
+		b->tp.syncNs / 1e3, b->tp.stepNs / 1e3 };
+	/* The summary's sizes: 8e6 B (eqs. (3)/(4)), 4 MiB (AG), 32 MiB (RS). */
+	if (b->o.summary && b->o.coll == COLL_AG && want < 8000000)
+		want = 8000000;
+	if (b->o.summary && b->o.coll == COLL_RS && want < 32 << 20)
+		want = 32 << 20;
+	b->cap = fit(b, want);
+	if (b->cap < b->o.maxb) {
+		fprintf(stderr, "swccl-bench: sizes above %zu B do not fit; stopping there\n",
+			b->cap);
+		b->o.maxb = b->cap;
+	}
+	CCL(b, swcclCommInitAll(b->comm, b->o.nranks, b->dev));
+	buffer_sizes(b, b->cap, sz);
+	for (int r = 0; r < b->o.nranks; r++) {
+		TRY(sdaaSetDevice(b->dev[r]));
+		TRY(sdaaStreamCreate(&b->s[r]));
+		TRY(sdaaEventCreate(&b->stop[r]));
+		if (b->o.global) {
+			TRY(sdaaMallocCross(&b->send[r], sz[0]));
+			b->recv[r] = b->send[r];
+		} else {
+			TRY(sdaaMalloc(&b->send[r], sz[0]));
+			TRY(sdaaMalloc(&b->recv[r], sz[1]));
+		}
+	}
+	TRY(sdaaSetDevice(b->dev[0]));
+	TRY(sdaaEventCreate(&b->start));
+	b->img = malloc(b->cap);
+	b->back = malloc(b->cap);
+	b->want = malloc(b->cap);
+	if (!b->img || !b->back || !b->want) {
+		fprintf(stderr, "swccl-bench: out of host memory\n");
+		exit(1);
+	}
+}
+
+void bench_teardown(struct bench *b)
+{
+	for (int r = 0; r < b->o.nranks; r++) {
+		TRY(sdaaSetDevice(b->dev[r]));
+		TRY(sdaaStreamSynchronize(b->s[r]));
+		CCL(b, swcclCommDestroy(b->comm[r]));
+		TRY(sdaaStreamDestroy(b->s[r]));
+		TRY(sdaaEventDestroy(b->stop[r]));
+		if (b->o.global) {
+			TRY(sdaaFreeCross(b->send[r]));
+		} else {
+			TRY(sdaaFree(b->send[r]));
+			TRY(sdaaFree(b->recv[r]));
+		}
+	}
+	TRY(sdaaEventDestroy(b->start));
+	free(b->img);
+	free(b->back);
+	free(b->want);
+	free(b->rows);
+}
+
+void bench_banner(const struct bench *b)
+{
+	const struct bench_opts *o = &b->o;
+
+	printf("# swccl-bench %s: %d ranks = core groups 0..%d of %s; type %s, op %s, root %d\n"
+	       "# buffers: %s; %d warmup + %d timed run(s), check %d\n"
+	       "# model: ring %u MB/s per CG (%u total), Local-HBM %u MB/s, launch %u ns, "
+	       "host sync %u ns,\n#   step %u ns, barrier %u ns, DMA %u ns\n"
+	       "# time: modeled (latest rank's end from a common start); wall: emulator; "
+	       "util: transfer/time (Fig. 13);\n# paper: eq. (3) for RING, eq. (4) for CSC "
+	       "(%s)\n#\n", bench_coll_name(o->coll), o->nranks, o->nranks - 1, b->cardname,
+	       bench_type_name(o->type), bench_op_name(o->op), o->root,
+	       o->global ? "Global-HBM (sdaaMallocCross), in place" :
+	       "Local-HBM of each rank, out of place", o->warmup, o->iters, o->check,
+	       b->tp.ringMBps, b->tp.ringTotalMBps, b->tp.localMBps, b->tp.launchNs,
+	       b->tp.syncNs, b->tp.stepNs, b->tp.barrierNs, b->tp.dmaNs,
+	       o->coll == COLL_AG ? "the paper's AllGather models" :
+	       o->coll == COLL_RS ? "the same forms for ReduceScatter" : "AG/RS only");
+}
+
+struct call {
+	size_t param, esize;
+	const void *send[BENCH_MAX_RANKS];
+	void *recv[BENCH_MAX_RANKS];
+};
+
+/* Rank @r's pointers for one call: in place at NCCL's offsets in Global-HBM. */
+static void pointers(const struct bench *b, struct call *c)
+{
+	for (int r = 0; r < b->o.nranks; r++) {
+		size_t off = (size_t)r * c->param * c->esize;
+
+		c->send[r] = b->send[r];
+		c->recv[r] = b->recv[r];
+		if (b->o.global && b->o.coll == COLL_AG)
+			c->send[r] = (char *)b->recv[r] + off;
+		else if (b->o.global && b->o.coll == COLL_RS)
+			c->recv[r] = (char *)b->send[r] + off;
+	}
+}
+
+static void launch(struct bench *b, const struct call *c)
+{
+	const struct bench_opts *o = &b->o;
+
+	CCL(b, swcclGroupStart());
+	for (int r = 0; r < o->nranks; r++) {
+		swcclComm_t m = b->comm[r];
+		sdaaStream_t s = b->s[r];
+
+		switch (o->coll) {
+		case COLL_AG:
+			CCL(b, swcclAllGather(c->send[r], c->recv[r], c->param, o->type, m, s));
+			break;
+		case COLL_RS:
+			CCL(b, swcclReduceScatter(c->send[r], c->recv[r], c->param, o->type, o->op,
+						  m, s));
+			break;
+		case COLL_AR:
+			CCL(b, swcclAllReduce(c->send[r], c->recv[r], c->param, o->type, o->op, m,
+					      s));
+			break;
+		case COLL_BC:
+			CCL(b, swcclBroadcast(c->send[r], c->recv[r], c->param, o->type, o->root, m,
+					      s));
+			break;
+		default:
+			CCL(b, swcclReduce(c->send[r], c->recv[r], c->param, o->type, o->op, o->root,
+					   m, s));
+			break;
+		}
+	}
+	CCL(b, swcclGroupEnd());
+}
+
+static void sync_all(struct bench *b)
+{
+	for (int r = 0; r < b->o.nranks; r++)
+		TRY(sdaaStreamSynchronize(b->s[r]));
+}
+
+/* One timed run: modeled and wall us of the latest rank. */
+static void timed(struct bench *b, const struct call *c, double *model, double *wall)
+{
+	sync_all(b);
+	TRY(sdaaEventRecord(b->start, b->s[0]));
+	launch(b, c);
+	for (int r = 0; r < b->o.nranks; r++)
+		TRY(sdaaEventRecord(b->stop[r], b->s[r]));
+	*model = *wall = 0;
+	for (int r = 0; r < b->o.nranks; r++) {
+		float m, w;
+
+		TRY(sdaaEventSynchronize(b->stop[r]));
+		TRY(sdaaEventElapsedTime(&m, b->start, b->stop[r]));
+		TRY(sdaaEventElapsedTimeWall(&w, b->start, b->stop[r]));
+		if (m * 1e3 > *model)
+			*model = m * 1e3;
+		if (w * 1e3 > *wall)
+			*wall = w * 1e3;
+	}
+}
+
+/* Elements @n of @t from global index @j0 of rank @r's input into b->img. */
+static void fill_input(struct bench *b, int r, size_t j0, size_t n, char *dst)
+{
+	for (size_t k = 0; k < n; k++)
+		bench_store(dst, k, b->o.type, bench_input(b->o.coll, b->o.type, b->o.op, r,
+							   b->o.nranks, j0 + k));
+}
+
+/* Upload fresh inputs (outputs poisoned), as each rank's buffers want them. */
+static void prepare(struct bench *b, const struct call *c, size_t count)
+{
+	const struct bench_opts *o = &b->o;
+	size_t es = c->esize, bytes = count * es;
+
+	for (int r = 0; r < o->nranks; r++) {
+		size_t in_off = 0, in_n = count, j0 = 0;
+		int has_input = o->coll != COLL_BC || r == o->root;
+
+		if (o->coll == COLL_AG) {
+			in_n = c->param;
+			j0 = (size_t)r * c->param;
+		}
+		if (o->global) {	/* one buffer: output poisoned, input in place */
+			memset(b->img, BENCH_POISON, bytes);
+			if (o->coll == COLL_AG)
+				in_off = j0 * es;
+			if (has_input)
+				fill_input(b, r, j0, in_n, b->img + in_off);
+			TRY(sdaaMemcpy(b->send[r], b->img, bytes, sdaaMemcpyHostToDevice));
+			continue;
+		}
+		memset(b->img, BENCH_POISON, in_n * es);
+		if (has_input)
+			fill_input(b, r, j0, in_n, b->img);
+		TRY(sdaaMemcpy(b->send[r], b->img, in_n * es, sdaaMemcpyHostToDevice));
+		memset(b->img, BENCH_POISON, o->coll == COLL_RS ? c->param * es : bytes);
+		TRY(sdaaMemcpy(b->recv[r], b->img, o->coll == COLL_RS ? c->param * es : bytes,
+			       sdaaMemcpyHostToDevice));
+	}
+}
+
+/* Elements of the outputs that are not bitwise right, all ranks. */
+static long verify(struct bench *b, const struct call *c, size_t count)
+{
+	const struct bench_opts *o = &b->o;
+	size_t es = c->esize;
+	long wrong = 0;
+
+	for (int r = 0; r < o->nranks; r++) {
+		size_t n = o->coll == COLL_RS ? c->param : count;
+		size_t j0 = o->coll == COLL_RS ? (size_t)r * c->param : 0;
+
+		if (o->coll == COLL_RD && r != o->root)
+			continue;	/* only the root's recvbuff is defined */
+		TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDeviceToHost));
+		for (size_t k = 0; k < n; k++)
+			bench_store(b->want, k, o->type, bench_expect(o->coll, o->type, o->op,
+								      o->nranks, o->root, j0 + k));
+		for (size_t k = 0; k < n; k++)
+			wrong += memcmp(b->back + k * es, b->want + k * es, es) != 0;
+	}
+	return wrong;
+}
+
+struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, int check)
+{
+	const struct bench_opts *o = &b->o;
+	struct bench_row row = { .coll = o->coll, .type = o->type, .op = o->op, .algo = algo,
+		.nranks = o->nranks, .wrong = -1 };
+	struct swcclCallInfo info;
+	struct call c = { .esize = bench_type_size(o->type) };
+	double model = 0, wall = 0, m, w;
+
+	row.bytes = bench_counts(o->coll, bytes, c.esize, o->nranks, &row.count, &c.param);
+	pointers(b, &c);
+	for (int r = 0; r < o->nranks; r++)
+		CCL(b, swcclCommSetAlgo(b->comm[r], algo));
+	for (int i = 0; i < o->warmup; i++)
+		timed(b, &c, &m, &w);
+	for (int i = 0; i < o->iters; i++) {
+		timed(b, &c, &m, &w);
+		/* The model is deterministic: say so if a run differed. */
+		if (i && (m - model / i > 0.01 || model / i - m > 0.01))
+			fprintf(stderr, "swccl-bench: %zu B %s: modeled %.3f us, earlier %.3f us\n",
+				row.bytes, bench_algo_name(algo), m, model / i);
+		model += m;
+		wall += w;
+	}
+	row.time_us = model / o->iters;
+	row.wall_us = wall / o->iters;
+	CCL(b, swcclCommLastCallInfo(b->comm[0], &info));
+	if (algo != swcclAlgoAuto && info.algo != algo)
+		fprintf(stderr, "swccl-bench: asked for %s, %s ran\n", bench_algo_name(algo),
+			bench_algo_name(info.algo));
+	row.algo = algo == swcclAlgoAuto ? algo : info.algo;
+	row.transfer_us = info.transfer_us;
+	row.predicted_us = info.predicted_us;
+	row.launches = info.launches;
+	row.host_syncs = info.host_syncs;
+	row.util = row.time_us > 0 ? info.transfer_us / row.time_us : 0;
+	row.algbw = bench_gbps((double)row.bytes, row.time_us);
+	row.busbw = row.algbw * bench_busbw_factor(o->coll, o->nranks);
+	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoRing)
+		row.paper_gbps = bench_eq3(&b->paper, (double)row.bytes, o->nranks);
+	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoCsc)
+		row.paper_gbps = bench_eq4(&b->paper, (double)row.bytes, o->nranks);
+	if (check && row.count) {
+		prepare(b, &c, row.count);
+		launch(b, &c);
+		sync_all(b);
+		row.wrong = verify(b, &c, row.count);
+		if (row.wrong)
+			b->failed = 1;
+	}
+	return row;
+}
+
+void bench_add_row(struct bench *b, struct bench_row r)
+{
+	if (b->nrows == b->maxrows) {
+		b->maxrows = b->maxrows ? 2 * b->maxrows : 64;
+		b->rows = realloc(b->rows, (size_t)b->maxrows * sizeof(*b->rows));
+		if (!b->rows)
+			exit(1);
+	}
+	b->rows[b->nrows++] = r;
+}
+
+void bench_speedups(struct bench_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (rows[j].algo == swcclAlgoRing && rows[i].time_us > 0)
+				rows[i].speedup = rows[j].time_us / rows[i].time_us;
+}

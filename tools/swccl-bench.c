@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-bench - nccl-tests for libswccl: collectives among the core groups
+ * of one SW-AI card, per size and algorithm, in modeled card time (what the
+ * hardware would take: events on the ranks' streams, the latest rank's end
+ * from a common start) and wall time (what the emulator took), checked
+ * bitwise; and the SW-IntraCC paper's figures (eqs. (3)-(8), Figs. 13-15).
+ *
+ *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce
+ *     [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]
+ *     [-c CHECK] [-a RING|CSC|CSC1|AUTO|all] [-r ROOT] [-g NRANKS]
+ *     [--place global|local] [--json] [--plot FILE.png] [--no-summary]
+ *
+ * Sizes (K/M/G = 2^10/2^20/2^30, or plain bytes such as 8000000) follow
+ * nccl-tests: AllGather's size is the gathered output, ReduceScatter's the
+ * full input.  algbw = bytes / modeled time (GB = 1e9 B); busbw = algbw x
+ * (n-1)/n (AG, RS), 2(n-1)/n (AllReduce), 1 (Broadcast, Reduce).
+ * --place global (default, the paper's setting): every rank's buffer in
+ * Global-HBM (sdaaMallocCross), in place; --place local: Local-HBM of each
+ * rank's core group, out of place.  Ranks are core groups 0..n-1 of the card
+ * of device 0 (default all 4).  Run it in the VM:
+ *   tools/swai-vm --cards 1 -- swccl-bench allgather -b 1M -e 64M -f 2 -a all
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "swccl-bench.h"
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce\n"
+		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
+		"         [-c CHECK] [-a RING|CSC|CSC1|AUTO|all] [-r ROOT] [-g NRANKS]\n"
+		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
+		"types: float half bfloat16 double int32 int64 uint8 (or f32 f16 bf16 f64 i32 i64 u8)\n"
+		"ops: sum prod max min avg\n");
+	exit(2);
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v < 0)
+		usage();
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; end++; break;
+	case 'm': case 'M': v *= 1048576; end++; break;
+	case 'g': case 'G': v *= 1073741824; end++; break;
+	}
+	if (*end && strcmp(end, "B") && strcmp(end, "b"))
+		usage();
+	return (size_t)v;
+}
+
+static int parse_int(const char *s, int min)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*end || end == s || v < min || v > 1 << 20)
+		usage();
+	return (int)v;
+}
+
+static void parse(struct bench_opts *o, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "minbytes", required_argument, NULL, 'b' },
+		{ "maxbytes", required_argument, NULL, 'e' },
+		{ "stepfactor", required_argument, NULL, 'f' },
+		{ "datatype", required_argument, NULL, 'd' },
+		{ "op", required_argument, NULL, 'o' },
+		{ "iters", required_argument, NULL, 'n' },
+		{ "warmup_iters", required_argument, NULL, 'w' },
+		{ "check", required_argument, NULL, 'c' },
+		{ "algo", required_argument, NULL, 'a' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "ngpus", required_argument, NULL, 'g' },
+		{ "place", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "no-summary", no_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	*o = (struct bench_opts){ .minb = 1 << 20, .maxb = 64 << 20, .factor = 2,
+		.type = swcclFloat32, .op = swcclSum, .iters = 5, .warmup = 1, .check = 1,
+		.nranks = 4, .global = 1, .summary = 1 };
+	o->algos[o->nalgos++] = swcclAlgoAuto;
+	while ((c = getopt_long(argc, argv, "b:e:f:d:o:n:w:c:a:r:g:p:jh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->minb = parse_size(optarg); break;
+		case 'e': o->maxb = parse_size(optarg); break;
+		case 'f': o->factor = parse_int(optarg, 2); break;
+		case 'd': if (bench_type_parse(optarg, &o->type)) usage(); break;
+		case 'o': if (bench_op_parse(optarg, &o->op)) usage(); break;
+		case 'n': o->iters = parse_int(optarg, 1); break;
+		case 'w': o->warmup = parse_int(optarg, 0); break;
+		case 'c': o->check = parse_int(optarg, 0); break;
+		case 'r': o->root = parse_int(optarg, 0); break;
+		case 'g': o->nranks = parse_int(optarg, 1); break;
+		case 'j': o->json = 1; break;
+		case 'P': o->plot = optarg; break;
+		case 'S': o->summary = 0; break;
+		case 'p':
+			if (!strcmp(optarg, "global"))
+				o->global = 1;
+			else if (!strcmp(optarg, "local"))
+				o->global = 0;
+			else
+				usage();
+			break;
+		case 'a':
+			o->nalgos = 0;
+			if (!strcasecmp(optarg, "all")) {
+				for (int a = swcclAlgoRing; a < swcclNumAlgos; a++)
+					o->algos[o->nalgos++] = (swcclAlgo_t)a;
+			} else if (bench_algo_parse(optarg, &o->algos[o->nalgos++])) {
+				usage();
+			}
+			break;
+		default: usage();
+		}
+	}
+	if (optind != argc - 1 || bench_coll_parse(argv[optind], &o->coll) ||
+	    o->nranks > BENCH_MAX_RANKS || o->root >= o->nranks || !o->maxb ||
+	    o->minb > o->maxb)
+		usage();
+	if (!o->minb)
+		o->minb = 1;
+}
+
+static void sweep(struct bench *b)
+{
+	const struct bench_opts *o = &b->o;
+
+	if (!o->json) {
+		bench_banner(b);
+		bench_table_header(stdout);
+	}
+	for (size_t bytes = o->minb; bytes <= o->maxb; bytes *= (size_t)o->factor) {
+		int first = b->nrows;
+
+		for (int a = 0; a < o->nalgos; a++)
+			bench_add_row(b, bench_measure(b, bytes, o->algos[a], o->check));
+		bench_speedups(b->rows + first, b->nrows - first);
+		for (int i = first; i < b->nrows; i++) {
+			if (o->json)
+				bench_json_row(stdout, &b->rows[i]);
+			else
+				bench_table_row(stdout, &b->rows[i]);
+		}
+		fflush(stdout);
+	}
+}
+
+/* Write FILE.gp beside @png; render it with gnuplot, or print it for the host. */
+static void plot(struct bench *b, const char *png)
+{
+	size_t n = strlen(png);
+	char *gp = malloc(n + 4), cmd[4200];
+	FILE *f;
+
+	if (!gp)
+		exit(1);
+	memcpy(gp, png, n + 1);
+	if (n > 4 && !strcmp(gp + n - 4, ".png"))
+		gp[n - 4] = 0;
+	strcat(gp, ".gp");
+	f = fopen(gp, "w");
+	if (f) {
+		bench_plot_script(f, png, b->rows, b->nrows);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "command -v gnuplot >/dev/null && gnuplot '%s'", gp);
+	if (f && system(cmd) == 0) {
+		fprintf(stderr, "swccl-bench: wrote %s (script %s)\n", png, gp);
+	} else {
+		/* In the VM there is no gnuplot: tools/swccl-plot.sh picks this up. */
+		fflush(stdout);
+		printf("#### swccl-bench gnuplot %s begin\n", png);
+		bench_plot_script(stdout, png, b->rows, b->nrows);
+		printf("#### swccl-bench gnuplot end\n");
+		fprintf(stderr, "swccl-bench: no gnuplot here; %s%s has the script, "
+			"render it on the host (gnuplot, or tools/swccl-plot.sh on this output)\n",
+			f ? "" : "(not written) ", gp);
+	}
+	free(gp);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b = { 0 };
+
+	parse(&b.o, argc, argv);
+	bench_setup(&b);
+	sweep(&b);
+	if (b.o.summary && (b.o.coll == COLL_AG || b.o.coll == COLL_RS))
+		bench_summary(&b);
+	if (b.o.plot)
+		plot(&b, b.o.plot);
+	bench_teardown(&b);
+	return b.failed ? 1 : 0;
+}

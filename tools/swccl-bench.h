@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swccl-bench.h - the parts of swccl-bench: the card side (swccl-bench-run.c:
+ * communicator, buffers, timed runs, checks) and the paper's summary
+ * (swccl-bench-summary.c).
+ */
+#ifndef SWCCL_BENCH_H
+#define SWCCL_BENCH_H
+
+#include "swccl-bench-model.h"
+#include "swccl-bench-report.h"
+
+#define BENCH_MAX_RANKS 8
+
+struct bench_opts {
+	enum bench_coll coll;
+	size_t minb, maxb;
+	int factor, iters, warmup, check, root, nranks, json, global, summary;
+	swcclDataType_t type;
+	swcclRedOp_t op;
+	swcclAlgo_t algos[swcclNumAlgos];
+	int nalgos;
+	const char *plot;
+};
+
+struct bench {
+	struct bench_opts o;
+	int dev[BENCH_MAX_RANKS];
+	swcclComm_t comm[BENCH_MAX_RANKS];
+	sdaaStream_t s[BENCH_MAX_RANKS];
+	sdaaEvent_t start, stop[BENCH_MAX_RANKS];
+	void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
+	size_t cap;			/* largest size the buffers hold */
+	char *img, *back, *want;	/* host images of one rank's buffer */
+	char cardname[64];
+	struct sdaaTimingParams tp;
+	struct bench_paper paper;
+	struct bench_row *rows;
+	int nrows, maxrows, failed;
+};
+
+void bench_setup(struct bench *b);
+void bench_teardown(struct bench *b);
+void bench_banner(const struct bench *b);
+/* One size with one algorithm: -w warmups, -n timed runs, then a check if @check. */
+struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, int check);
+void bench_add_row(struct bench *b, struct bench_row r);
+/* Fill in speedup over the RING row among @rows of one size. */
+void bench_speedups(struct bench_row *rows, int n);
+void bench_summary(struct bench *b);
+
+#endif /* SWCCL_BENCH_H */

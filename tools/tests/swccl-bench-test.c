@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-bench-test - host unit test of swccl-bench's pure parts: exact
+ * inputs and references, f16/bf16 rounding, nccl-tests' counts and busbw,
+ * the paper's models, and the rows as table, JSON and gnuplot script.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "swccl-bench-model.h"
+#include "swccl-bench-report.h"
+
+static void half_and_bfloat_round_to_nearest_even(void)
+{
+	CHECK_EQ(bench_f32_to_f16(1.0f), 0x3c00);
+	CHECK_EQ(bench_f32_to_f16(-3.0f), 0xc200);
+	CHECK_EQ(bench_f32_to_f16(0.0f), 0);
+	CHECK_EQ(bench_f32_to_f16(2048.0f), 0x6800);
+	CHECK_EQ(bench_f32_to_f16(2049.0f), 0x6800);	/* tie to even */
+	CHECK_EQ(bench_f32_to_f16(2051.0f), 0x6802);	/* tie to even, up */
+	CHECK_EQ(bench_f32_to_f16(65520.0f), 0x7c00);	/* rounds to inf */
+	CHECK_EQ(bench_f32_to_f16(5.9604645e-8f), 0x0001);	/* smallest subnormal */
+	CHECK_EQ(bench_f32_to_bf16(1.0f), 0x3f80);
+	CHECK_EQ(bench_f32_to_bf16(-8.0f), 0xc100);
+	CHECK_EQ(bench_f32_to_bf16(257.0f), 0x4380);	/* 256: tie to even */
+	CHECK_EQ(bench_f32_to_bf16(259.0f), 0x4382);	/* 260 */
+}
+
+/* Every input and reference is an integer the type holds exactly. */
+static void inputs_and_results_are_exact(void)
+{
+	static const swcclDataType_t ts[] = { swcclFloat32, swcclFloat16, swcclBfloat16,
+		swcclFloat64, swcclInt32, swcclInt64, swcclUint8 };
+
+	for (size_t t = 0; t < sizeof(ts) / sizeof(ts[0]); t++)
+		for (int op = 0; op < swcclNumOps; op++)
+			for (int n = 1; n <= 8; n++)
+				for (int c = 0; c < NCOLL; c++)
+					for (size_t j = 0; j < 300; j++) {
+						double e = bench_expect((enum bench_coll)c, ts[t],
+							(swcclRedOp_t)op, n, 0, j), s = 0;
+
+						CHECK(e == floor(e));
+						CHECK(fabs(e) <= (ts[t] == swcclFloat16 ? 2048 : 256) ||
+						      c == COLL_AG || c == COLL_BC);
+						if (ts[t] == swcclUint8)
+							CHECK(e >= 0 && e <= 255);
+						if (op != swcclAvg || c == COLL_AG || c == COLL_BC)
+							continue;
+						for (int r = 0; r < n; r++) {
+							double v = bench_input((enum bench_coll)c, ts[t],
+								swcclAvg, r, n, j);
+							CHECK(ts[t] != swcclUint8 || v >= 0);
+							s += v;
+						}
+						CHECK(fmod(s, n) == 0);
+					}
+}
+
+static void copies_carry_the_global_index(void)
+{
+	int distinct = 0;
+
+	for (size_t j = 1; j < 1000; j++)
+		distinct += bench_input(COLL_AG, swcclFloat32, swcclSum, 0, 4, j) !=
+			bench_input(COLL_AG, swcclFloat32, swcclSum, 0, 4, j - 1);
+	CHECK(distinct > 990);
+	CHECK(bench_expect(COLL_AG, swcclUint8, swcclSum, 4, 0, 77) ==
+	      bench_input(COLL_AG, swcclUint8, swcclSum, 3, 4, 77));
+}
+
+static void names_parse_both_ways(void)
+{
+	swcclDataType_t t;
+	swcclRedOp_t op;
+	swcclAlgo_t a;
+	enum bench_coll c;
+
+	CHECK(!bench_type_parse("bf16", &t) && t == swcclBfloat16);
+	CHECK(!bench_type_parse("half", &t) && t == swcclFloat16);
+	CHECK(!bench_type_parse("uint8", &t) && t == swcclUint8 && bench_type_size(t) == 1);
+	CHECK(bench_type_parse("int8", &t) == -1);
+	CHECK(!bench_op_parse("avg", &op) && op == swcclAvg);
+	CHECK(!bench_algo_parse("csc1", &a) && a == swcclAlgoCsc1);
+	CHECK(!strcmp(bench_algo_name(swcclAlgoRing), "RING"));
+	CHECK(!bench_coll_parse("reducescatter", &c) && c == COLL_RS);
+	CHECK(bench_coll_parse("alltoall", &c) == -1);
+}
+
+static void nccl_tests_counts_and_busbw(void)
+{
+	size_t count, param;
+
+	CHECK_EQ(bench_counts(COLL_AG, 1 << 20, 4, 4, &count, &param), 1 << 20);
+	CHECK_EQ(count, 262144);
+	CHECK_EQ(param, 65536);
+	/* 125 doubles on 3 ranks: 41 each, 123 in all. */
+	CHECK_EQ(bench_counts(COLL_RS, 1000, 8, 3, &count, &param), 984);
+	CHECK_EQ(param, 41);
+	CHECK_EQ(bench_counts(COLL_AR, 1000, 8, 3, &count, &param), 1000);
+	CHECK_EQ(param, 125);
+	CHECK(bench_busbw_factor(COLL_AG, 4) == 0.75);
+	CHECK(bench_busbw_factor(COLL_RS, 4) == 0.75);
+	CHECK(bench_busbw_factor(COLL_AR, 4) == 1.5);
+	CHECK(bench_busbw_factor(COLL_BC, 4) == 1.0);
+	CHECK(bench_busbw_factor(COLL_RD, 4) == 1.0);
+	CHECK(fabs(bench_gbps(8e6, 195) - 41.0256) < 1e-3);
+}
+
+/* The paper's numbers come out of its equations with 8 MB = 8e6 B. */
+static void paper_models(void)
+{
+	struct bench_paper p = { 100, 25, 15, 5 };
+
+	CHECK(fabs(bench_eq3(&p, 8e6, 4) - 41.03) < 0.01);
+	CHECK(fabs(bench_eq4(&p, 8e6, 4) - 69.57) < 0.01);
+	CHECK(fabs(bench_eq3(&p, 8388608, 4) - 42.39) < 0.01);
+	/* Eqs. (7), (8): both tend to n/(n-1) x 100 GB/s. */
+	CHECK(fabs(bench_eq78(&p, 1e12, 4) - 133.33) < 0.01);
+	CHECK(bench_eq4(&p, 1e11, 4) / bench_eq3(&p, 1e11, 4) < 1.001);
+}
+
+static struct bench_row sample(swcclAlgo_t a)
+{
+	return (struct bench_row){ .coll = COLL_AG, .type = swcclFloat32, .op = swcclSum,
+		.algo = a, .nranks = 4, .bytes = 8000000, .count = 2000000, .time_us = 195,
+		.wall_us = 9000, .algbw = 41.0256, .busbw = 30.77, .wrong = 0, .speedup = 1,
+		.util = 0.31, .transfer_us = 60, .launches = 12, .host_syncs = 3,
+		.paper_gbps = a == swcclAlgoRing ? 41.0256 : 0 };
+}
+
+static char *capture(void (*fn)(FILE *, const struct bench_row *, int),
+		     const struct bench_row *rows, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, rows, n);
+	fclose(f);
+	return buf;
+}
+
+static void table1(FILE *f, const struct bench_row *r, int n)
+{
+	(void)n;
+	bench_table_row(f, r);
+}
+
+static void json1(FILE *f, const struct bench_row *r, int n)
+{
+	(void)n;
+	bench_json_row(f, r);
+}
+
+static void plot(FILE *f, const struct bench_row *r, int n)
+{
+	bench_plot_script(f, "out.png", r, n);
+}
+
+static void rows_as_table_json_and_plot(void)
+{
+	struct bench_row rows[2] = { sample(swcclAlgoRing), sample(swcclAlgoCsc1) };
+	char *s;
+
+	rows[1].speedup = 4.5;
+	rows[1].wrong = -1;
+	s = capture(table1, &rows[1], 1);
+	CHECK(strstr(s, " CSC1 ") && strstr(s, "4.50x") && strstr(s, "N/A"));
+	CHECK(strchr(s, '\n') == s + strlen(s) - 1);
+	free(s);
+	s = capture(json1, &rows[0], 1);
+	CHECK(!strncmp(s, "{\"kind\":\"row\",\"coll\":\"allgather\",", 33));
+	CHECK(strstr(s, "\"algo\":\"RING\"") && strstr(s, "\"wrong\":0,") &&
+	      strstr(s, "\"paper_gbps\":41.0256}\n"));
+	CHECK(strchr(s, '\n') == s + strlen(s) - 1);
+	free(s);
+	s = capture(json1, &rows[1], 1);
+	CHECK(strstr(s, "\"paper_gbps\":null}") && strstr(s, "\"wrong\":-1"));
+	free(s);
+	s = capture(plot, rows, 2);
+	CHECK(strstr(s, "$RING << EOD\n7.629395 41.0256 31.000 41.0256\nEOD\n"));
+	CHECK(strstr(s, "$CSC1 << EOD") && strstr(s, "set output 'out.png'"));
+	CHECK(strstr(s, "paper eq. (3)") && !strstr(s, "paper eq. (4)"));
+	free(s);
+}
+
+static const struct tap_test tests[] = {
+	{ "half_and_bfloat_round_to_nearest_even", half_and_bfloat_round_to_nearest_even },
+	{ "inputs_and_results_are_exact", inputs_and_results_are_exact },
+	{ "copies_carry_the_global_index", copies_carry_the_global_index },
+	{ "names_parse_both_ways", names_parse_both_ways },
+	{ "nccl_tests_counts_and_busbw", nccl_tests_counts_and_busbw },
+	{ "paper_models", paper_models },
+	{ "rows_as_table_json_and_plot", rows_as_table_json_and_plot },
+};
+
+TAP_MAIN(tests)
