@@ -24,19 +24,31 @@ tally() {
 	printf '%-40s %3d passed, %d failed, %d skipped  (%ds)\n' "$name" $((p - s)) "$f" "$s" "$secs"
 }
 
-# suite NAME CMD...: run CMD, log its output; a non-zero exit without any
-# "not ok" line (a crash, a VM failure) counts as one failure of its own.
-suite() {
+# run_suite NAME CMD...: run CMD, log its output, keep its status and seconds.
+run_suite() {
 	local name=$1; shift
-	local log=$out/$name.log rc t0=$SECONDS
-	"$@" >"$log" 2>&1
-	rc=$?
-	tally "$name" "$log" $((SECONDS - t0))
-	if [ $rc -ne 0 ] && ! grep -Eq '^not ok [0-9]+' "$log"; then
+	local t0=$SECONDS
+	"$@" >"$out/$name.log" 2>&1
+	echo $? >"$out/$name.rc"
+	echo $((SECONDS - t0)) >"$out/$name.secs"
+}
+
+# report NAME: count a finished suite; a non-zero exit without any "not ok"
+# line (a crash, a VM failure) counts as one failure of its own.
+report() {
+	local name=$1 log=$out/$1.log rc
+	rc=$(cat "$out/$name.rc")
+	tally "$name" "$log" "$(cat "$out/$name.secs")"
+	if [ "$rc" -ne 0 ] && ! grep -Eq '^not ok [0-9]+' "$log"; then
 		echo "  FAIL [$name] exited $rc; last lines of $log:"
 		tail -n 30 "$log" | sed 's/^/    /'
 		fail=$((fail + 1))
 	fi
+}
+
+suite() {
+	run_suite "$@"
+	report "$1"
 }
 
 # checkpatch: one TAP line per kernel source file.  One checkpatch run over
@@ -96,17 +108,25 @@ suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
 suite checkpatch lint
-suite vm-2cards-default vm --cards 2 -- \
+
+# Two lanes of VMs: each VM runs one TCG thread and the host has two cores,
+# so the long default configuration runs beside all the others.
+run_suite vm-2cards-default vm --cards 2 -- \
 	env SWAI_EXPECT_CARDS=2 SWAI_EXPECT_HBM_MB=256 SWAI_EXPECT_LOCAL_MB=128 \
-	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests
-suite vm-1card-all-global vm --cards 1 --hbm-mb 512 --local-mb 0 --cpes 16 --ldm-kb 128 -- \
+	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests &
+lane=$!
+run_suite vm-1card-all-global vm --cards 1 --hbm-mb 512 --local-mb 0 --cpes 16 --ldm-kb 128 -- \
 	env SWAI_EXPECT_CARDS=1 SWAI_EXPECT_HBM_MB=512 SWAI_EXPECT_LOCAL_MB=0 \
 	SWAI_EXPECT_CPES=16 SWAI_EXPECT_LDM_KB=128 swai-selftests --quick
-suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 -- \
+run_suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 -- \
 	env SWAI_EXPECT_CARDS=8 SWAI_EXPECT_HBM_MB=64 SWAI_EXPECT_LOCAL_MB=64 \
 	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests --quick
-suite smi-json smi_json
-suite vm-runner-faults "$top/tools/vm/faults/run-tests.sh"
+run_suite smi-json smi_json
+run_suite vm-runner-faults "$top/tools/vm/faults/run-tests.sh"
+wait $lane
+for vmsuite in vm-2cards-default vm-1card-all-global vm-8cards-all-local smi-json vm-runner-faults; do
+	report "$vmsuite"
+done
 
 echo
 if [ $skip -gt 0 ]; then
