@@ -206,10 +206,11 @@ check: setup
 # them on the host into build/swccl-bench-*.png; demo.rc keeps the VM's status.
 demo: setup
 	@$(MAKE) --no-print-directory all
-	@{ SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 -- sh -c 'swai-smi && echo && \
+	@{ SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 --timeout 1800 -- sh -c 'swai-smi && echo && \
 		sdaa-bandwidth && echo && \
-		swccl-bench allgather -b 1M -e 64M -f 2 -a all --plot /root/swccl-bench-allgather.png && \
-		echo && swccl-bench reducescatter -b 1M -e 64M -f 2 -a all \
+		swccl-bench allgather -b 1M -e 32M -f 2 -n 2 -w 1 -a all \
+		--plot /root/swccl-bench-allgather.png && \
+		echo && swccl-bench reducescatter -b 1M -e 32M -f 2 -n 2 -w 1 -a all \
 		--plot /root/swccl-bench-reducescatter.png'; echo $$? >$(B)/demo.rc; } | \
 		tools/swccl-plot.sh $(B); exit $$(cat $(B)/demo.rc)
 
