@@ -535,8 +535,17 @@ int swai_ioctl_job_wait(struct drm_device *drm, void *data,
 		return -ENOENT;
 
 	if (done) {
-		ret = dma_fence_wait_timeout(done, true,
-					     drm_timeout_abs_to_jiffies(args->timeout_abs_ns));
+		/*
+		 * The deadline is CLOCK_MONOTONIC's: jiffies can run ahead of it
+		 * (a virtual machine catching up lost ticks), so wait again
+		 * until the clock itself has reached it.
+		 */
+		do {
+			long left = drm_timeout_abs_to_jiffies(args->timeout_abs_ns);
+
+			ret = dma_fence_wait_timeout(done, true, left);
+		} while (!ret && args->timeout_abs_ns > 0 &&
+			 ktime_get_ns() < (u64)args->timeout_abs_ns);
 		finished = dma_fence_is_signaled(done);
 		dma_fence_put(done);
 		if (ret < 0 && !finished) {

@@ -81,8 +81,9 @@ swai_base_initramfs() {
 	while IFS= read -r -d '' f; do
 		swai_copy_libs "$stage" "$f"
 	done < <(find "$stage/usr" "$stage/opt" -type f -print0)
-	(cd "$stage" && find . -mindepth 1 | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$out.tmp"
-	mv "$out.tmp" "$out"
+	# run-checks boots two VMs at once: a private temporary, then an atomic rename.
+	(cd "$stage" && find . -mindepth 1 | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
 	rm -rf "$stage"
 	echo "$out"
 }
