@@ -11,22 +11,6 @@
 #include "swai-le.h"
 #include "swai-reduce.h"
 
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-
-    memcpy(&b, &d, sizeof(b));
-    return b;
-}
-
-static double bits_f64(uint64_t b)
-{
-    double d;
-
-    memcpy(&d, &b, sizeof(d));
-    return d;
-}
-
 /*
  * Round a double to a binary format with 'mb' fraction bits and 'eb'
  * exponent bits (f16: 10, 5; bf16: 7, 8), nearest even, straight from the

@@ -11,38 +11,6 @@
 #include "swai-le.h"
 #include "swai-reduce.h"
 
-static float bits_f32(uint32_t b)
-{
-    float f;
-
-    memcpy(&f, &b, sizeof(f));
-    return f;
-}
-
-static uint32_t f32_bits(float f)
-{
-    uint32_t b;
-
-    memcpy(&b, &f, sizeof(b));
-    return b;
-}
-
-static double bits_f64(uint64_t b)
-{
-    double d;
-
-    memcpy(&d, &b, sizeof(d));
-    return d;
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-
-    memcpy(&b, &d, sizeof(b));
-    return b;
-}
-
 /* --- f16 / bf16 --- */
 
 float swai_f16_to_f32(uint16_t h)
