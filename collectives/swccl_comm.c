@@ -140,6 +140,7 @@ static void shared_free(struct swccl_shared *sh, bool idle)
 			sdaaFreeCross(sh->scratch);
 		if (sh->sems_host)
 			sdaaFreeHost(sh->sems_host);
+		swccl_fused_free(sh);
 	}
 	swccl_insts_free(sh);
 	free(sh->retired);
@@ -394,10 +395,26 @@ SWCCL_EXPORT swcclResult_t swcclCommSetAlgo(swcclComm_t comm, swcclAlgo_t algo)
 	return swcclSuccess;
 }
 
-SWCCL_EXPORT swcclResult_t swcclCommLastCallInfo(swcclComm_t comm, struct swcclCallInfo *info)
+/*
+ * swcclCommLastCallInfo@@SWCCL_0.2 fills the whole struct; binaries built
+ * against 0.1 call swcclCommLastCallInfo@SWCCL_0.1, which fills only the
+ * fields their (smaller) struct has.
+ */
+__asm__(".symver swccl_last_call_info_v2, swcclCommLastCallInfo@@SWCCL_0.2");
+__asm__(".symver swccl_last_call_info_v1, swcclCommLastCallInfo@SWCCL_0.1");
+
+SWCCL_EXPORT swcclResult_t swccl_last_call_info_v2(swcclComm_t comm, struct swcclCallInfo *info)
 {
 	if (!comm || !info)
 		return swcclInvalidArgument;
 	*info = comm->last;
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swccl_last_call_info_v1(swcclComm_t comm, struct swcclCallInfo *info)
+{
+	if (!comm || !info)
+		return swcclInvalidArgument;
+	memcpy(info, &comm->last, offsetof(struct swcclCallInfo, fused));
 	return swcclSuccess;
 }

@@ -63,9 +63,10 @@ swcclResult_t swccl_fail(swcclComm_t comm, swcclResult_t r, const char *fmt, ...
 const char *swccl_coll_name(enum swccl_coll coll)
 {
 	static const char *const n[] = { "AllGather", "ReduceScatter", "AllReduce",
-					 "Broadcast", "Reduce" };
+					 "Broadcast", "Reduce", "LayerNormAllGatherGemm",
+					 "GemmReduceScatterDropout" };
 
-	return (unsigned)coll < SWCCL_NCOLLS ? n[coll] : "?";
+	return (unsigned)coll < SWCCL_NCALLS ? n[coll] : "?";
 }
 
 SWCCL_EXPORT const char *swcclGetErrorString(swcclResult_t r)

@@ -35,8 +35,8 @@ static bool reduces(enum swccl_coll c)
 }
 
 /* Device address, tier and core group of a user buffer. */
-static swcclResult_t buffer(swcclComm_t comm, const void *p, size_t bytes, const char *what,
-			    struct swccl_buf *b)
+swcclResult_t swccl_buffer(swcclComm_t comm, const void *p, size_t bytes, const char *what,
+			   struct swccl_buf *b)
 {
 	struct sdaaPointerAttributes at;
 
@@ -61,14 +61,39 @@ static swcclResult_t buffer(swcclComm_t comm, const void *p, size_t bytes, const
 	return swcclSuccess;
 }
 
+/* A stream of the rank's device, or NULL (its legacy stream). */
+static swcclResult_t stream_check(swcclComm_t comm, sdaaStream_t stream)
+{
+	int dev;
+
+	if (!stream)
+		return swcclSuccess;
+	if (sdaaStreamGetDevice(stream, &dev))
+		return swccl_fail(comm, swcclInvalidArgument, "not a stream");
+	if (dev != comm->dev)
+		return swccl_fail(comm, swcclInvalidUsage,
+				  "stream of device %d, rank %d is device %d", dev,
+				  comm->rank, comm->dev);
+	return swcclSuccess;
+}
+
 static swcclResult_t check(const struct swccl_op *op, struct swccl_rank *rk)
 {
 	swcclComm_t comm = op->comm;
 	size_t es = swccl_type_size(op->dtype), n = (size_t)comm->sh->nranks, sb, rb;
 	bool root = op->root == comm->rank;
 	swcclResult_t r;
-	int dev;
 
+	if (op->coll >= SWCCL_NCOLLS) {
+		r = stream_check(comm, op->stream);
+		if (r)
+			return r;
+		memset(rk, 0, sizeof(*rk));
+		rk->stream = op->stream;
+		rk->dev = comm->dev;
+		rk->cg = comm->cg;
+		return swccl_fused_check(comm, op->coll, &op->f, rk);
+	}
 	if (!es)
 		return swccl_fail(comm, swcclInvalidArgument, "datatype %d", op->dtype);
 	if (reduces(op->coll) && (unsigned)op->op >= swcclNumOps)
@@ -78,14 +103,9 @@ static swcclResult_t check(const struct swccl_op *op, struct swccl_rank *rk)
 		return swccl_fail(comm, swcclInvalidArgument, "root %d of %zu ranks", op->root, n);
 	if (op->count > SIZE_MAX / es / n)
 		return swccl_fail(comm, swcclInvalidArgument, "count %zu too large", op->count);
-	if (op->stream) {
-		if (sdaaStreamGetDevice(op->stream, &dev))
-			return swccl_fail(comm, swcclInvalidArgument, "not a stream");
-		if (dev != comm->dev)
-			return swccl_fail(comm, swcclInvalidUsage,
-					  "stream of device %d, rank %d is device %d", dev,
-					  comm->rank, comm->dev);
-	}
+	r = stream_check(comm, op->stream);
+	if (r)
+		return r;
 	sb = rb = op->count * es;
 	if (op->coll == SWCCL_ALLGATHER)
 		rb *= n;
@@ -96,12 +116,12 @@ static swcclResult_t check(const struct swccl_op *op, struct swccl_rank *rk)
 	rk->dev = comm->dev;
 	rk->cg = comm->cg;
 	if (op->coll != SWCCL_BROADCAST || root) {
-		r = buffer(comm, op->send, sb, "sendbuff", &rk->send);
+		r = swccl_buffer(comm, op->send, sb, "sendbuff", &rk->send);
 		if (r)
 			return r;
 	}
 	if (op->coll != SWCCL_REDUCE || root) {
-		r = buffer(comm, op->recv, rb, "recvbuff", &rk->recv);
+		r = swccl_buffer(comm, op->recv, rb, "recvbuff", &rk->recv);
 		if (r)
 			return r;
 	}
@@ -147,7 +167,8 @@ void swccl_insts_free(struct swccl_shared *sh)
 static bool same(const struct swccl_call *c, const struct swccl_op *op)
 {
 	return c->coll == op->coll && c->count == op->count && c->dtype == op->dtype &&
-	       (!reduces(op->coll) || c->op == op->op) && c->root == op->root;
+	       (!reduces(op->coll) || c->op == op->op) && c->root == op->root &&
+	       (op->coll < SWCCL_NCOLLS || swccl_fused_same(c, &op->f));
 }
 
 swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
@@ -188,6 +209,7 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 		c->peer = sh->peer;
 		c->tp = sh->tp;
 		c->pipeline = getenv("SWCCL_CSC1_CHUNKS") ? atoi(getenv("SWCCL_CSC1_CHUNKS")) : 0;
+		c->fz = op->f.fz;
 	} else if (!same(&inst->call, op)) {
 		inst->bad = true;
 	}
@@ -201,7 +223,9 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 		else if (inst->bad)
 			inst->result = swccl_fail(comm, swcclInvalidUsage,
 						  "collective #%llu: the ranks called different "
-						  "collectives, counts, types, operators or roots",
+						  "collectives, counts, types, operators, roots or "
+						  "(fused calls) shapes, eps, keep, seed, offset, "
+						  "fusion",
 						  (unsigned long long)*seq);
 		if (!sh->failed && !inst->bad && inst->call.count) {
 			pthread_mutex_unlock(&sh->mu);
@@ -288,7 +312,7 @@ swcclResult_t swccl_wait(swcclComm_t comm, uint64_t seq)
 	return r;
 }
 
-static swcclResult_t enqueue(struct swccl_op *op)
+swcclResult_t swccl_enqueue(struct swccl_op *op)
 {
 	uint64_t seq;
 	swcclResult_t r;
@@ -307,10 +331,11 @@ SWCCL_EXPORT swcclResult_t swcclAllGather(const void *sendbuff, void *recvbuff, 
 					  swcclDataType_t datatype, swcclComm_t comm,
 					  sdaaStream_t stream)
 {
-	struct swccl_op op = { comm, SWCCL_ALLGATHER, sendbuff, recvbuff, sendcount, datatype,
-			       swcclSum, 0, stream };
+	struct swccl_op op = { .comm = comm, .coll = SWCCL_ALLGATHER, .send = sendbuff,
+			       .recv = recvbuff, .count = sendcount, .dtype = datatype,
+			       .op = swcclSum, .stream = stream };
 
-	return enqueue(&op);
+	return swccl_enqueue(&op);
 }
 
 SWCCL_EXPORT swcclResult_t swcclReduceScatter(const void *sendbuff, void *recvbuff,
@@ -318,38 +343,42 @@ SWCCL_EXPORT swcclResult_t swcclReduceScatter(const void *sendbuff, void *recvbu
 					      swcclRedOp_t op, swcclComm_t comm,
 					      sdaaStream_t stream)
 {
-	struct swccl_op o = { comm, SWCCL_REDUCESCATTER, sendbuff, recvbuff, recvcount, datatype,
-			      op, 0, stream };
+	struct swccl_op o = { .comm = comm, .coll = SWCCL_REDUCESCATTER, .send = sendbuff,
+			      .recv = recvbuff, .count = recvcount, .dtype = datatype, .op = op,
+			      .stream = stream };
 
-	return enqueue(&o);
+	return swccl_enqueue(&o);
 }
 
 SWCCL_EXPORT swcclResult_t swcclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
 					  swcclDataType_t datatype, swcclRedOp_t op,
 					  swcclComm_t comm, sdaaStream_t stream)
 {
-	struct swccl_op o = { comm, SWCCL_ALLREDUCE, sendbuff, recvbuff, count, datatype, op, 0,
-			      stream };
+	struct swccl_op o = { .comm = comm, .coll = SWCCL_ALLREDUCE, .send = sendbuff,
+			      .recv = recvbuff, .count = count, .dtype = datatype, .op = op,
+			      .stream = stream };
 
-	return enqueue(&o);
+	return swccl_enqueue(&o);
 }
 
 SWCCL_EXPORT swcclResult_t swcclBroadcast(const void *sendbuff, void *recvbuff, size_t count,
 					  swcclDataType_t datatype, int root, swcclComm_t comm,
 					  sdaaStream_t stream)
 {
-	struct swccl_op o = { comm, SWCCL_BROADCAST, sendbuff, recvbuff, count, datatype,
-			      swcclSum, root, stream };
+	struct swccl_op o = { .comm = comm, .coll = SWCCL_BROADCAST, .send = sendbuff,
+			      .recv = recvbuff, .count = count, .dtype = datatype, .op = swcclSum,
+			      .root = root, .stream = stream };
 
-	return enqueue(&o);
+	return swccl_enqueue(&o);
 }
 
 SWCCL_EXPORT swcclResult_t swcclReduce(const void *sendbuff, void *recvbuff, size_t count,
 				       swcclDataType_t datatype, swcclRedOp_t op, int root,
 				       swcclComm_t comm, sdaaStream_t stream)
 {
-	struct swccl_op o = { comm, SWCCL_REDUCE, sendbuff, recvbuff, count, datatype, op, root,
-			      stream };
+	struct swccl_op o = { .comm = comm, .coll = SWCCL_REDUCE, .send = sendbuff,
+			      .recv = recvbuff, .count = count, .dtype = datatype, .op = op,
+			      .root = root, .stream = stream };
 
-	return enqueue(&o);
+	return swccl_enqueue(&o);
 }

@@ -32,7 +32,9 @@
 
 enum swccl_coll {
 	SWCCL_ALLGATHER, SWCCL_REDUCESCATTER, SWCCL_ALLREDUCE, SWCCL_BROADCAST,
-	SWCCL_REDUCE, SWCCL_NCOLLS
+	SWCCL_REDUCE, SWCCL_NCOLLS,
+	/* the fused ops (swccl_fused*.c, fused_*.c): no algorithm table, no cost model */
+	SWCCL_FUSED_AG = SWCCL_NCOLLS, SWCCL_FUSED_RS, SWCCL_NCALLS
 };
 
 /* Where a buffer lives, for the program paths and the cost model. */
@@ -45,8 +47,15 @@ struct swccl_buf {
 	size_t bytes;		/* what the collective touches there */
 };
 
+/* The buffers of a fused call (RS: FB_X is A; FB_Y, FB_GAMMA, FB_BETA unused). */
+enum { FB_X, FB_Y, FB_GAMMA, FB_BETA, FB_W, FB_OUT, FB_N };
+
 struct swccl_rank {
 	struct swccl_buf send, recv;
+	struct swccl_buf fb[FB_N];	/* fused calls */
+	const void *fp[FB_N];		/* the same as the caller's pointers */
+	uint64_t tmp;			/* fused calls: the comm's Local scratch of this rank */
+	void *tmp_p;
 	sdaaStream_t stream;
 	int dev, cg;
 };
@@ -56,6 +65,24 @@ struct swccl_sems {
 	uint64_t barrier;			/* BARRIER counter, all ranks */
 	uint64_t flag[SWCCL_MAX_RANKS];		/* per writer: "chunk k written" */
 	uint64_t progress[SWCCL_MAX_RANKS];	/* per rank: (seq << 8) | step */
+};
+
+/* The shape of a fused call, the same on every rank. */
+struct swccl_fused {
+	size_t rows;		/* rowsPerRank */
+	size_t hidden;
+	size_t n;		/* AG: ffn (GEMM width); RS: k (GEMM depth) */
+	float eps, keep;
+	int gelu;
+	unsigned long long seed, offset;
+	bool fused;		/* false: the unfused sequence (SWCCL_FUSION=0) */
+};
+
+/* A rank's fused call as posted: the shape and its buffers (user pointers). */
+struct swccl_fused_op {
+	struct swccl_fused fz;
+	swcclDataType_t type;
+	const void *p[FB_N];
 };
 
 /* One collective of all ranks, as the algorithms see it. */
@@ -77,11 +104,21 @@ struct swccl_call {
 	bool peer;		/* every rank may access every rank's Local-HBM */
 	struct sdaaTimingParams tp;
 	int pipeline;		/* CSC1 chunks per shard; 0 = choose */
+	swcclAlgo_t force;	/* run this algorithm (the unfused sequence's CSC) */
+	struct swccl_fused fz;	/* fused calls */
+	uint64_t stage;		/* fused calls: this call's half of the Global staging */
 };
 
 /* A program under construction. */
 struct swccl_prog {
 	struct swai_insn *in;
+	int n, cap;
+	bool nomem;
+};
+
+/* A fused call's jobs of one rank, in launch order. */
+struct swccl_jobs {
+	struct swccl_prog *p;
 	int n, cap;
 	bool nomem;
 };
@@ -143,6 +180,16 @@ struct swccl_shared {
 	} open[64];
 	int nopen;
 	bool threaded;				/* ranks from swcclCommInitRank */
+	/* fused calls (swccl_fused_exec.c) */
+	struct swccl_stage {			/* Global-HBM: [0] AG staging, [1] RS exchange */
+		void *buf;
+		size_t bytes;
+		unsigned int calls;		/* its half: calls & 1 */
+	} stage[2];
+	void *tmp[SWCCL_MAX_RANKS];		/* Local-HBM scratch per rank */
+	size_t tmp_bytes[SWCCL_MAX_RANKS];
+	size_t kldm;				/* kernel limits (sdaaDeviceGetKernelLimits) */
+	int kinsns;
 	char id[SWCCL_UNIQUE_ID_BYTES];
 };
 
@@ -177,6 +224,7 @@ void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len);
 void prog_init(struct swccl_prog *p);
 void prog_free(struct swccl_prog *p);
 void prog_copy(struct swccl_prog *p, uint64_t dst, uint64_t src, uint64_t len);
+void prog_append(struct swccl_prog *p, const struct swai_insn *in, int n);
 void prog_copy_rows(struct swccl_prog *p, uint64_t dst, uint64_t src, uint64_t len,
 		    uint32_t rows, uint64_t dst_stride, uint64_t src_stride);
 void prog_get(struct swccl_prog *p, uint64_t ldm, uint64_t va, uint64_t len);
@@ -245,13 +293,56 @@ struct swccl_op {
 	swcclRedOp_t op;
 	int root;
 	sdaaStream_t stream;
+	struct swccl_fused_op f;	/* fused calls: a copy of the arguments */
 };
 swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq);
 swcclResult_t swccl_wait(swcclComm_t comm, uint64_t seq);
+/* Check, then (in a group: record) post and wait: a collective call of one rank. */
+swcclResult_t swccl_enqueue(struct swccl_op *op);
 void swccl_insts_free(struct swccl_shared *sh);
 swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c,
 			    swcclComm_t comm0);
 swcclResult_t swccl_resources(struct swccl_shared *sh, size_t scratch);
+swcclResult_t swccl_retire(struct swccl_shared *sh, void *old);
+bool swccl_idle(struct swccl_shared *sh);
+
+/* swccl_fused.c (API, checks), swccl_fused_exec.c (resources, launch, unfused) */
+swcclResult_t swccl_buffer(swcclComm_t comm, const void *p, size_t bytes, const char *what,
+			   struct swccl_buf *b);
+swcclResult_t swccl_fused_check(swcclComm_t comm, enum swccl_coll coll,
+				const struct swccl_fused_op *f, struct swccl_rank *rk);
+bool swccl_fused_same(const struct swccl_call *c, const struct swccl_fused_op *f);
+swcclResult_t swccl_fused_execute(struct swccl_shared *sh, struct swccl_call *c,
+				  swcclComm_t comm0);
+void swccl_fused_free(struct swccl_shared *sh);
+
+/* fused_ag.c, fused_rs.c, fused_jobs.c: a rank's jobs of a fused call */
+#define SWCCL_FUSED_RESERVE	4	/* instructions added around an emitter's program */
+/* Global-HBM bytes of the staging half (AG) or exchange half (RS) a call needs. */
+size_t fused_ag_stage_bytes(const struct swccl_call *c);
+size_t fused_rs_stage_bytes(const struct swccl_call *c);
+/* 0 or the emitters' -errno. */
+int fused_ag_jobs(const struct swccl_call *c, int rank, uint64_t ldm, int max_insns,
+		  struct swccl_jobs *out);
+int fused_rs_jobs(const struct swccl_call *c, int rank, uint64_t ldm, int max_insns,
+		  struct swccl_jobs *out);
+void jobs_init(struct swccl_jobs *j);
+void jobs_free(struct swccl_jobs *j);
+/* Append pre + body + post to the last job, or to a new one if it does not fit. */
+void jobs_unit(struct swccl_jobs *j, const struct swccl_prog *pre, const struct swai_insn *body,
+	       int nbody, const struct swccl_prog *post, int max_insns);
+/* The emitter's programs as units: @pre before the first, @post after the last. */
+struct swk_progs;
+void jobs_add_progs(struct swccl_jobs *j, const struct swk_progs *ps,
+		    const struct swccl_prog *pre, const struct swccl_prog *post, int max_insns);
+/*
+ * A fused call's two halves around the on-card barrier: @before (the
+ * writer: LayerNorm / GEMM) with the START and WRITTEN progress and the
+ * BARRIER after it, @after (the reader: GEMM / reduce + dropout) ending
+ * with DONE.  0 or -ENOMEM.
+ */
+int jobs_two_phases(struct swccl_jobs *out, const struct swccl_call *c, int rank,
+		    const struct swk_progs *before, const struct swk_progs *after, int max_insns);
 
 /* swccl_group.c */
 bool swccl_in_group(void);

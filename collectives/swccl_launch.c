@@ -14,24 +14,52 @@
 
 #define MAX_INSNS ((int)(SWAI_PROGRAM_MAX_BYTES / sizeof(struct swai_insn)))
 
+/* Has every launched collective finished (so no job touches the comm's memory)? */
+bool swccl_idle(struct swccl_shared *sh)
+{
+	return !sh->launched_seq || swccl_all_done(sh, sh->launched_seq);
+}
+
+/*
+ * Drop Global-HBM the comm no longer needs: freed now if the comm is idle,
+ * else kept until the end.
+ */
+swcclResult_t swccl_retire(struct swccl_shared *sh, void *old)
+{
+	void **ret;
+
+	if (!old)
+		return swcclSuccess;
+	if (swccl_idle(sh)) {
+		sdaaFreeCross(old);
+		return swcclSuccess;
+	}
+	ret = realloc(sh->retired, (size_t)(sh->nretired + 1) * sizeof(*ret));
+	if (!ret)
+		return swcclSystemError;
+	sh->retired = ret;
+	ret[sh->nretired++] = old;
+	return swcclSuccess;
+}
+
 /* Grow the scratch; the old one may still be in use by launched jobs. */
 swcclResult_t swccl_resources(struct swccl_shared *sh, size_t need)
 {
-	void *p, **ret;
+	void *p;
 
 	if (need <= sh->scratch_bytes)
 		return swcclSuccess;
 	need = need < 2 * sh->scratch_bytes ? 2 * sh->scratch_bytes : need;
+	if (sh->scratch && swccl_idle(sh)) {	/* room for the new one first */
+		sdaaFreeCross(sh->scratch);
+		sh->scratch = NULL;
+		sh->scratch_bytes = 0;
+	}
 	if (sdaaSetDevice(sh->comm[0]->dev) || sdaaMallocCross(&p, need))
 		return swcclUnhandledSdaaError;
-	if (sh->scratch) {
-		ret = realloc(sh->retired, (size_t)(sh->nretired + 1) * sizeof(*ret));
-		if (!ret) {
-			sdaaFreeCross(p);
-			return swcclSystemError;
-		}
-		sh->retired = ret;
-		ret[sh->nretired++] = sh->scratch;
+	if (swccl_retire(sh, sh->scratch)) {
+		sdaaFreeCross(p);
+		return swcclSystemError;
 	}
 	sh->scratch = p;
 	sh->scratch_bytes = need;
@@ -112,6 +140,8 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 	swcclResult_t res;
 	int dev = 0;
 
+	if (c->coll >= SWCCL_NCOLLS)
+		return swccl_fused_execute(sh, c, comm0);
 	sdaaGetDevice(&dev);
 	c->scratch = (uint64_t)(uintptr_t)sh->scratch;
 	c->scratch_bytes = sh->scratch_bytes;
@@ -135,6 +165,6 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 			sh->comm[r]->last = (struct swcclCallInfo){
 				.algo = plan.algo->algo, .launches = plan.launches,
 				.host_syncs = plan.host_syncs, .predicted_us = plan.us,
-				.transfer_us = plan.transfer_us };
+				.transfer_us = plan.transfer_us, .fused = -1 };
 	return res;
 }

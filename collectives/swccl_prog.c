@@ -36,6 +36,12 @@ static void emit(struct swccl_prog *p, struct swai_insn in)
 	p->in[p->n++] = in;
 }
 
+void prog_append(struct swccl_prog *p, const struct swai_insn *in, int n)
+{
+	for (int i = 0; i < n; i++)
+		emit(p, in[i]);
+}
+
 void prog_copy_rows(struct swccl_prog *p, uint64_t dst, uint64_t src, uint64_t len,
 		    uint32_t rows, uint64_t dst_stride, uint64_t src_stride)
 {

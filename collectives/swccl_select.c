@@ -76,7 +76,8 @@ swcclResult_t swccl_plan_algo(const struct swccl_algo *a, struct swccl_call *c,
 
 swcclResult_t swccl_select(swcclComm_t comm, struct swccl_call *c, struct swccl_plan *plan)
 {
-	swcclAlgo_t want = comm->algo != swcclAlgoAuto ? comm->algo : swccl_env_algo();
+	swcclAlgo_t want = c->force ? c->force :
+			   comm->algo != swcclAlgoAuto ? comm->algo : swccl_env_algo();
 	char costs[512] = "";
 	size_t len = 0;
 	bool found = false;
@@ -119,6 +120,7 @@ swcclResult_t swccl_select(swcclComm_t comm, struct swccl_call *c, struct swccl_
 		  c->coll == SWCCL_BROADCAST ? "" : " ",
 		  c->coll == SWCCL_ALLGATHER || c->coll == SWCCL_BROADCAST ? "" :
 		  swccl_op_name(c->op), c->nranks, costs, plan->algo->name,
+		  c->force ? "a fused call's unfused sequence" :
 		  want != swcclAlgoAuto ? "forced" : "lowest modeled time");
 	return swcclSuccess;
 }

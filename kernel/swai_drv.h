@@ -49,6 +49,8 @@ enum swai_inject {
  * @step_ns: fixed cost of a COPY
  * @barrier_ns: on-card BARRIER / WAIT wake-up
  * @dma_ns: fixed cost of a DMA_GET / DMA_PUT
+ * @f32_gflops: per CG, peak f32 GEMM rate, GFLOP/s (0: no SWAI_CAP_COMPUTE)
+ * @bf16_gflops: per CG, peak GEMM rate with bf16 operands, GFLOP/s
  */
 struct swai_timing {
 	u32 ring_mbps;
@@ -61,6 +63,8 @@ struct swai_timing {
 	u32 step_ns;
 	u32 barrier_ns;
 	u32 dma_ns;
+	u32 f32_gflops;
+	u32 bf16_gflops;
 };
 
 /**

@@ -198,6 +198,9 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 		caps |= DRM_SWAI_CAP_TIMING;
 	if (sdev->has_queues && (sdev->hw_caps & SWAI_CAP_PEER))
 		caps |= DRM_SWAI_CAP_PEER;
+	if (sdev->has_queues && sdev->has_timing &&
+	    (sdev->hw_caps & SWAI_CAP_COMPUTE))
+		caps |= DRM_SWAI_CAP_COMPUTE;
 
 	return caps;
 }

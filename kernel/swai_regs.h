@@ -76,6 +76,7 @@
 #define SWAI_CAP_QUEUES			BIT(5)	/* command processor, SWAI_Q_* */
 #define SWAI_CAP_TIMING			BIT(6)	/* timing model, SWAI_REG_T_* */
 #define SWAI_CAP_PEER			BIT(7)	/* SWAI_DESC_PEER, DIV, DT_U8 */
+#define SWAI_CAP_COMPUTE		BIT(8)	/* GEMM..DRAIN, XFER_ASYNC */
 
 /* SWAI_REG_STATUS bits */
 #define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
@@ -279,5 +280,7 @@ struct swai_hw_completion {
 #define SWAI_REG_T_RING_TOTAL_MBPS	0x0224	/* whole ring, all CGs */
 #define SWAI_REG_CLOCK_LO		0x0228	/* RO: card modeled time, ns */
 #define SWAI_REG_CLOCK_HI		0x022c
+#define SWAI_REG_T_F32_GFLOPS		0x0230	/* per CG, peak f32 GEMM */
+#define SWAI_REG_T_BF16_GFLOPS		0x0234	/* per CG, bf16 inputs */
 
 #endif /* SWAI_REGS_H */

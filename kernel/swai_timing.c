@@ -37,6 +37,11 @@ void swai_timing_init(struct swai_device *sdev)
 	t->step_ns = swai_rd(sdev, SWAI_REG_T_STEP_NS);
 	t->barrier_ns = swai_rd(sdev, SWAI_REG_T_BARRIER_NS);
 	t->dma_ns = swai_rd(sdev, SWAI_REG_T_DMA_NS);
+	/* Older cards have no compute instructions: their rates stay 0. */
+	if (sdev->hw_caps & SWAI_CAP_COMPUTE) {
+		t->f32_gflops = swai_rd(sdev, SWAI_REG_T_F32_GFLOPS);
+		t->bf16_gflops = swai_rd(sdev, SWAI_REG_T_BF16_GFLOPS);
+	}
 	sdev->has_timing = true;
 }
 
@@ -83,6 +88,8 @@ int swai_ioctl_query_timing(struct drm_device *drm, void *data,
 	out.step_ns = t->step_ns;
 	out.barrier_ns = t->barrier_ns;
 	out.dma_ns = t->dma_ns;
+	out.f32_gflops = t->f32_gflops;
+	out.bf16_gflops = t->bf16_gflops;
 	out.resets = atomic64_read(&sdev->resets);
 
 	*args = out;

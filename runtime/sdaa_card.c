@@ -7,6 +7,7 @@
  * sdaaDeviceGetTimingParams.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -176,33 +177,70 @@ sdaaError_t sdaa_errno_error(int e)
 	}
 }
 
-SDAA_API sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *p, int device)
+static sdaaError_t timing_params(struct sdaaTimingParams *p, int device)
 {
 	struct drm_swai_query_timing t = { 0 };
 	struct sdaa_queue *q;
 	sdaaError_t err;
 
 	if (!p)
-		return sdaa_error(sdaaErrorInvalidValue);
+		return sdaaErrorInvalidValue;
 	err = sdaa_device_valid(device);
 	if (err)
-		return sdaa_error(err);
+		return err;
 	err = sdaa_device_queue(device, &q);
 	if (err)
-		return sdaa_error(err);
+		return err;
 	if (!(q->xc->card->q.capabilities & DRM_SWAI_CAP_TIMING))
-		return sdaa_error(sdaaErrorNotSupported);
+		return sdaaErrorNotSupported;
 	if (drmIoctl(q->xc->card->fd, DRM_IOCTL_SWAI_QUERY_TIMING, &t))
-		return sdaa_error(sdaa_errno_error(errno));
+		return sdaa_errno_error(errno);
 	*p = (struct sdaaTimingParams){
 		.ringMBps = t.ring_mbps, .ringTotalMBps = t.ring_total_mbps,
 		.localMBps = t.local_mbps, .pcieMBps = t.pcie_mbps, .ldmMBps = t.ldm_mbps,
 		.launchNs = t.launch_ns, .syncNs = t.sync_ns, .stepNs = t.step_ns,
 		.barrierNs = t.barrier_ns, .dmaNs = t.dma_ns, .cardClockNs = t.clock_ns,
 		.hostClockNs = __atomic_load_n(&q->xc->hclock, __ATOMIC_RELAXED),
-		.resets = t.resets,
+		.resets = t.resets, .f32Gflops = t.f32_gflops, .bf16Gflops = t.bf16_gflops,
 	};
 	return sdaaSuccess;
+}
+
+/*
+ * Two versions of one symbol: programs linked against SDAA_0.2/0.3 pass the
+ * struct without the GFLOP/s fields (64 bytes) and get
+ * sdaaDeviceGetTimingParams@SDAA_0.2; new ones get @@SDAA_0.4.  The unit
+ * test compiles these sources into an executable, where the plain name is
+ * the new version.
+ */
+#ifdef SDAA_SHARED
+#define SDAA_SYMVER(v) __attribute__((symver("sdaaDeviceGetTimingParams" v)))
+#define TIMING_V2 sdaa_timing_params_v2
+#define TIMING_V4 sdaa_timing_params_v4
+#else
+#define SDAA_SYMVER(v)
+#define TIMING_V2 sdaa_timing_params_v2
+#define TIMING_V4 sdaaDeviceGetTimingParams
+#endif
+
+sdaaError_t TIMING_V2(void *p, int device);
+SDAA_API SDAA_SYMVER("@SDAA_0.2") sdaaError_t TIMING_V2(void *p, int device)
+{
+	struct sdaaTimingParams t;
+	sdaaError_t err;
+
+	if (!p)
+		return sdaa_error(sdaaErrorInvalidValue);
+	err = timing_params(&t, device);
+	if (!err)
+		memcpy(p, &t, offsetof(struct sdaaTimingParams, f32Gflops));
+	return sdaa_error(err);
+}
+
+sdaaError_t TIMING_V4(struct sdaaTimingParams *p, int device);
+SDAA_API SDAA_SYMVER("@@SDAA_0.4") sdaaError_t TIMING_V4(struct sdaaTimingParams *p, int device)
+{
+	return sdaa_error(timing_params(p, device));
 }
 
 /*

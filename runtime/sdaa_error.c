@@ -74,8 +74,10 @@ static const struct {
 	  "peer access from the current device to that peer was not enabled: "
 	  "call sdaaDeviceEnablePeerAccess first" },
 	{ sdaaErrorNotSupported, "sdaaErrorNotSupported",
-	  "this card or driver cannot run jobs (no DRM_SWAI_CAP_SUBMIT): update "
-	  "swai.ko and the card" },
+	  "this card or driver cannot do this (jobs need DRM_SWAI_CAP_SUBMIT; "
+	  "sdaaGemm, sdaaLayerNorm, sdaaDropout, sdaaConvert and "
+	  "sdaaDeviceGetKernelLimits need DRM_SWAI_CAP_COMPUTE): update swai.ko "
+	  "and the card" },
 	{ sdaaErrorIllegalAddress, "sdaaErrorIllegalAddress",
 	  "a job accessed a device address its process has not mapped (MMU "
 	  "fault); the card refuses further work of this process: restart it" },

@@ -159,7 +159,7 @@ TEST_F(job, job_wait_and_timing_reject_bad_arguments)
 	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_SWAI_QUERY_TIMING, &t));
 	EXPECT_EQ(EINVAL, errno);
 	memset(&t, 0, sizeof(t));
-	t.reserved[3] = 1;
+	t.reserved[2] = 1;
 	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_SWAI_QUERY_TIMING, &t));
 	EXPECT_EQ(EINVAL, errno);
 
@@ -188,6 +188,9 @@ TEST_F(job, query_timing)
 	EXPECT_NE(0u, self->t.local_mbps);
 	EXPECT_NE(0u, self->t.pcie_mbps);
 	EXPECT_NE(0u, self->t.ldm_mbps);
+	/* 32 CPEs x 2 GHz x 512-bit FMA: 2048 GFLOP/s f32, bf16 twice. */
+	EXPECT_EQ(2048u, self->t.f32_gflops);
+	EXPECT_EQ(4096u, self->t.bf16_gflops);
 	EXPECT_EQ(0u, self->t.pad);
 	EXPECT_EQ(self->t.resets, (__u64)swai_sysfs_num(&self->card[0], "reset_count"));
 

@@ -100,10 +100,13 @@ suite unit-device-mmu "$top/build/tests/swai-mmu-test"
 suite unit-device-cp "$top/build/tests/swai-cp-test"
 suite unit-device-exec "$top/build/tests/swai-exec-test"
 suite unit-device-timing "$top/build/tests/swai-timing-test"
+suite unit-device-compute "$top/build/tests/swai-compute-test"
+suite unit-device-async "$top/build/tests/swai-async-test"
 suite unit-runtime "$top/build/tests/sdaa-unit-test"
 suite unit-suballoc "$top/build/tests/suballoc-test"
 suite unit-swccl "$top/build/tests/swccl-unit-test"
 suite unit-swccl-bench "$top/build/tests/swccl-bench-test"
+suite unit-kernels "$top/build/tests/swk-unit-test"
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

@@ -109,3 +109,60 @@ void bench_plot_script(FILE *f, const char *png, const struct bench_row *rows, i
 	}
 	fprintf(f, "\nunset multiplot\n");
 }
+
+void bench_fused_derive(struct bench_fused_row *r)
+{
+	r->comm_us = r->stage_us[1];
+	r->gain_us = r->unfused_us - r->fused_us;
+	r->pct = r->comm_us > 0 ? 100 * r->gain_us / r->comm_us : 0;
+}
+
+void bench_fused_header(FILE *f, int rs)
+{
+	fprintf(f, "%10s %6s %8s %8s %8s %9s %9s %8s %8s %6s %6s %16s %19s\n", "size(KiB)", "rows",
+		rs ? "GEMM" : "LN", rs ? "RS" : "AG", rs ? "Dropout" : "GEMM", "unfused", "fused",
+		"comm", "gain", "gain%", "#wrong", "paper comm/gain/%", "eq (9)/(10)/(11)");
+	fprintf(f, "%10s %6s %8s %8s %8s %9s %9s %8s %8s %6s %6s %16s %19s\n", "", "/rank",
+		"(us)", "(us)", "(us)", "(us)", "(us)", "(us)", "(us)", "", "", "(us, us, %)",
+		"(us, us, %)");
+}
+
+void bench_fused_table_row(FILE *f, const struct bench_fused_row *r)
+{
+	char wrong[24], paper[40];
+
+	if (r->wrong < 0)
+		snprintf(wrong, sizeof(wrong), "N/A");
+	else
+		snprintf(wrong, sizeof(wrong), "%ld", r->wrong);
+	if (r->have_paper)
+		snprintf(paper, sizeof(paper), "%.0f/%.0f/%.0f", r->paper_comm_us, r->paper_gain_us,
+			 r->paper_pct);
+	else
+		snprintf(paper, sizeof(paper), "-");
+	fprintf(f, "%10zu %6zu %8.1f %8.1f %8.1f %9.1f %9.1f %8.1f %8.1f %6.1f %6s %16s "
+		"%6.0f/%5.0f/%5.1f\n", r->bytes >> 10, r->rows, r->stage_us[0], r->stage_us[1],
+		r->stage_us[2], r->unfused_us, r->fused_us, r->comm_us, r->gain_us, r->pct, wrong,
+		paper, r->t1_us, r->t2_us, 100 * r->p);
+}
+
+void bench_fused_json_row(FILE *f, const struct bench_fused_row *r)
+{
+	fprintf(f, "{\"kind\":\"fused_row\",\"op\":\"%s\",\"ranks\":%d,\"type\":\"%s\","
+		"\"bytes\":%zu,\"rows_per_rank\":%zu,\"hidden\":%zu,\"%s\":%zu,"
+		"\"stages_us\":{\"%s\":%.3f,\"%s\":%.3f,\"%s\":%.3f},"
+		"\"unfused_us\":%.3f,\"fused_us\":%.3f,\"comm_us\":%.3f,\"gain_us\":%.3f,"
+		"\"gain_pct\":%.3f,\"wall_unfused_us\":%.1f,\"wall_fused_us\":%.1f,\"wrong\":%ld,",
+		r->rs ? "fused-rs" : "fused-ag", r->nranks, bench_type_name(r->type), r->bytes,
+		r->rows, r->hidden, r->rs ? "k" : "ffn", r->n, r->rs ? "gemm" : "layernorm",
+		r->stage_us[0], r->rs ? "reducescatter" : "allgather", r->stage_us[1],
+		r->rs ? "dropout" : "gemm", r->stage_us[2], r->unfused_us, r->fused_us, r->comm_us,
+		r->gain_us, r->pct, r->wall_unfused_us, r->wall_fused_us, r->wrong);
+	if (r->have_paper)
+		fprintf(f, "\"paper\":{\"comm_us\":%.0f,\"gain_us\":%.0f,\"gain_pct\":%.0f},",
+			r->paper_comm_us, r->paper_gain_us, r->paper_pct);
+	else
+		fprintf(f, "\"paper\":null,");
+	fprintf(f, "\"eq9_t1_us\":%.3f,\"eq10_t2_us\":%.3f,\"eq11_p\":%.4f}\n", r->t1_us,
+		r->t2_us, r->p);
+}

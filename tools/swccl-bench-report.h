@@ -40,4 +40,32 @@ void bench_json_row(FILE *f, const struct bench_row *r);
  */
 void bench_plot_script(FILE *f, const char *png, const struct bench_row *rows, int n);
 
+/*
+ * One size of swccl-bench fused-ag / fused-rs.  Stages of the unfused
+ * sequence, each timed on its own: AG: LayerNorm, CSC AllGather, GEMM;
+ * RS: GEMM, CSC ReduceScatter, Dropout.  comm = the CSC collective's time
+ * (the paper's "communication time"), gain = unfused - fused (its
+ * "overlap gain"), pct = gain / comm (as Tables 3 and 4: 19 / 32 = 59 %).
+ */
+struct bench_fused_row {
+	int rs, nranks;
+	swcclDataType_t type;
+	size_t bytes, rows, hidden, n;
+	double stage_us[3];	/* modeled: before, the collective, after */
+	double unfused_us;	/* the unfused library call (SWCCL fusion off) */
+	double fused_us;
+	double comm_us, gain_us, pct;
+	double wall_unfused_us, wall_fused_us;
+	long wrong;		/* elements where fused != unfused (bitwise); -1: not checked */
+	int have_paper;
+	double paper_comm_us, paper_gain_us, paper_pct;
+	double t1_us, t2_us, p;	/* eqs. (9)-(11) */
+};
+
+/* Fill comm/gain/pct from the stages and the totals. */
+void bench_fused_derive(struct bench_fused_row *r);
+void bench_fused_header(FILE *f, int rs);
+void bench_fused_table_row(FILE *f, const struct bench_fused_row *r);
+void bench_fused_json_row(FILE *f, const struct bench_fused_row *r);
+
 #endif /* SWCCL_BENCH_REPORT_H */

@@ -11,6 +11,8 @@
  *     [-c CHECK] [-a RING|CSC|CSC1|AUTO|all] [-r ROOT] [-g NRANKS]
  *     [--place global|local] [--json] [--plot FILE.png] [--no-summary]
  *
+ *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
+ *
  * Sizes (K/M/G = 2^10/2^20/2^30, or plain bytes such as 8000000) follow
  * nccl-tests: AllGather's size is the gathered output, ReduceScatter's the
  * full input.  algbw = bytes / modeled time (GB = 1e9 B); busbw = algbw x
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "swccl-bench.h"
@@ -38,7 +41,9 @@ static void usage(void)
 		"         [-c CHECK] [-a RING|CSC|CSC1|AUTO|all] [-r ROOT] [-g NRANKS]\n"
 		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
 		"types: float half bfloat16 double int32 int64 uint8 (or f32 f16 bf16 f64 i32 i64 u8)\n"
-		"ops: sum prod max min avg\n");
+		"ops: sum prod max min avg\n"
+		"       swccl-bench fused-ag|fused-rs ... (the paper's Tables 3, 4): "
+		"swccl-bench fused-ag --help\n");
 	exit(2);
 }
 
@@ -201,6 +206,9 @@ int main(int argc, char **argv)
 {
 	struct bench b = { 0 };
 
+	for (int i = 1; i < argc; i++)
+		if (!strncasecmp(argv[i], "fused-", 6))
+			return bench_fused_main(argc, argv);
 	parse(&b.o, argc, argv);
 	bench_setup(&b);
 	sweep(&b);

@@ -48,5 +48,7 @@ void bench_add_row(struct bench *b, struct bench_row r);
 /* Fill in speedup over the RING row among @rows of one size. */
 void bench_speedups(struct bench_row *rows, int n);
 void bench_summary(struct bench *b);
+/* swccl-bench fused-ag | fused-rs (swccl-bench-fused.c) */
+int bench_fused_main(int argc, char **argv);
 
 #endif /* SWCCL_BENCH_H */

@@ -21,6 +21,10 @@
  * collective: one that does not finish fails with swcclTimeout and a message
  * (swcclGetLastError) naming the core group and the step it waited on.
  *
+ * swcclLayerNormAllGatherGemm / swcclGemmReduceScatterDropout (0.2) fuse
+ * the AllGather and ReduceScatter of a tensor-parallel MLP with the kernels
+ * around them (the paper's bidirectional operator fusion, §2.3).
+ *
  * Reductions are deterministic: for every algorithm the result of element i
  * is reduced in the fixed order rank 0, 1, ..., N-1, so results are bitwise
  * identical whatever the algorithm and timing.
@@ -37,7 +41,7 @@ extern "C" {
 #endif
 
 #define SWCCL_MAJOR 0
-#define SWCCL_MINOR 1
+#define SWCCL_MINOR 2
 /* 1000 * major + 10 * minor */
 #define SWCCL_VERSION (SWCCL_MAJOR * 1000 + SWCCL_MINOR * 10)
 
@@ -150,15 +154,92 @@ swcclResult_t swcclReduce(const void *sendbuff, void *recvbuff, size_t count,
 swcclResult_t swcclGroupStart(void);
 swcclResult_t swcclGroupEnd(void);
 
-/* Per-call report of the last collective of a comm, for benchmarks. */
+/*
+ * Per-call report of the last collective of a comm, for benchmarks.  The
+ * fused calls report algo CSC, their jobs as launches (the unfused
+ * sequence counts its LayerNorm/GEMM/Dropout jobs too), no cost-model
+ * estimate (predicted_us, transfer_us 0: the model does not know compute).
+ */
 struct swcclCallInfo {
 	swcclAlgo_t algo;		/* the algorithm that ran */
 	int launches;			/* host launches, all ranks */
 	int host_syncs;			/* host-mediated syncs */
 	double predicted_us;		/* the cost model's estimate */
 	double transfer_us;		/* modeled data-transfer time (Fig. 13) */
+	/* since 0.2 (SWCCL_VERSION 20): */
+	int fused;			/* fused calls: 1 fused, 0 unfused; -1 others */
 };
 swcclResult_t swcclCommLastCallInfo(swcclComm_t comm, struct swcclCallInfo *info);
+
+/*
+ * Fused compute + communication (the paper's §2.3, bidirectional operator
+ * fusion), for tensor + sequence parallel transformer blocks over the core
+ * groups of one card.  Collective calls: every rank calls them with its own
+ * buffers (Local-HBM of its core group; any libsdaa memory works) and the
+ * same shapes, as the other collectives, group calls included.  Matrices
+ * are row major and dense.  Cards without compute (DRM_SWAI_CAP_COMPUTE)
+ * fail with swcclUnhandledSdaaError.
+ *
+ * fusion: swcclFusionAuto (0) fuses unless the environment says
+ * SWCCL_FUSION=0; swcclFusionOff runs the unfused sequence through memory:
+ * sdaaLayerNorm + swcclAllGather (CSC) + sdaaGemm, resp. sdaaGemm +
+ * swcclReduceScatter (CSC) + sdaaDropout.  Both give bitwise identical
+ * results (and so do all ranks' calls: all must pass the same fusion).
+ */
+typedef enum swcclFusion {
+	swcclFusionAuto = 0, swcclFusionOn = 1, swcclFusionOff = 2
+} swcclFusion_t;
+
+/*
+ * MLP front: y_r = LayerNorm(x_r) over rows of @hidden (x_r: this rank's
+ * sequence shard, rowsPerRank x hidden); gathered = [y_0; ..; y_{N-1}]
+ * (N * rowsPerRank x hidden, every rank gets all); out = gelu?(gathered W)
+ * (W: hidden x ffn, this rank's column shard; out: N * rowsPerRank x ffn,
+ * f32).  gamma, beta: f32 [hidden].  Fused: the LayerNorm writes y_r to
+ * gathered AND to the comm's Global-HBM staging in one pass, one on-card
+ * barrier, the GEMM reads the other ranks' rows from Global-HBM and also
+ * writes them into gathered (the AllGather's read phase rides on the
+ * GEMM's loads): one job per rank, no host sync.
+ */
+typedef struct swcclLnAgGemmArgs {
+	const void *x;
+	void *gathered;
+	const float *gamma, *beta;
+	float eps;
+	const void *w;
+	float *out;
+	size_t rowsPerRank, hidden, ffn;
+	swcclDataType_t type;		/* swcclFloat32 or swcclBfloat16: x, gathered, w */
+	int gelu;			/* 1: GELU epilogue (tanh form) */
+	swcclFusion_t fusion;
+} swcclLnAgGemmArgs;
+swcclResult_t swcclLayerNormAllGatherGemm(const swcclLnAgGemmArgs *args, swcclComm_t comm,
+					  sdaaStream_t stream);
+
+/*
+ * MLP back: P_r = A_r W_r (A_r: N * rowsPerRank x k, W_r: k x hidden, f32
+ * partial sums), reduce-scatter over the ranks (rank r gets row block r,
+ * summed in rank order 0..N-1), dropout with keep probability @keep
+ * (Philox4x32-10 with @seed; element i of rank r's block uses counter
+ * offset + r * rowsPerRank * hidden + i, so the mask is that of one
+ * dropout over the whole N * rowsPerRank x hidden tensor) into out
+ * (rowsPerRank x hidden, f32).  keep 1 is no dropout.  Fused: the GEMM
+ * writes the other ranks' row blocks straight into the comm's Global-HBM
+ * exchange, one on-card barrier, the sum, the dropout and the single
+ * write-back happen in LDM: one job per rank, no host sync.
+ */
+typedef struct swcclGemmRsDropoutArgs {
+	const void *a;
+	const void *w;
+	float *out;
+	size_t rowsPerRank, k, hidden;
+	swcclDataType_t type;		/* swcclFloat32 or swcclBfloat16: a, w */
+	float keep;
+	unsigned long long seed, offset;
+	swcclFusion_t fusion;
+} swcclGemmRsDropoutArgs;
+swcclResult_t swcclGemmReduceScatterDropout(const swcclGemmRsDropoutArgs *args,
+					    swcclComm_t comm, sdaaStream_t stream);
 
 #ifdef __cplusplus
 }

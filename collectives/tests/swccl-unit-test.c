@@ -12,6 +12,7 @@
 
 #include "swccl_internal.h"
 #include "splitmix64.h"
+#include "swk-interp.h"
 #include "tap.h"
 
 /* The datasheet's defaults, but a ring that never limits (the paper's model). */
@@ -293,7 +294,263 @@ static void test_bitwise(void)
 	}
 }
 
+/*
+ * The fused calls' programs on host memory: every rank's jobs up to the
+ * barrier, then every rank's jobs after it (the interpreter of kernels/
+ * runs the emitters' instructions; SIGNAL and BARRIER are ours).  The
+ * results must be bitwise those of the unfused sequence run the same way.
+ */
+#define FLDM (64u << 10)
+#define FINSNS 60			/* small: the emitters split, jobs pack */
+
+static void run_phases(struct swccl_jobs *jobs, int nr, int *barriers, int *errors)
+{
+	struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
+
+	for (int phase = 0; phase < 2; phase++)
+		for (int r = 0; r < nr; r++) {
+			struct swk_progs ps;
+			int seen = 0;
+
+			swk_progs_init(&ps);
+			for (int j = 0; j < jobs[r].n; j++) {
+				struct swk_prog *p = NULL;
+
+				CHECK(jobs[r].p[j].n <= FINSNS);
+				for (int i = 0; i < jobs[r].p[j].n; i++) {
+					const struct swai_insn *in = &jobs[r].p[j].in[i];
+
+					if (in->op == SWAI_OP_BARRIER) {
+						seen++;
+						p = NULL;	/* the rest is another phase */
+						continue;
+					}
+					if (in->op == SWAI_OP_SIGNAL || seen != phase)
+						continue;
+					if (!p)
+						p = swk_progs_add(&ps);
+					*swk_prog_add(p) = *in;
+				}
+			}
+			if (phase == 0)
+				barriers[r] = seen;
+			if (ps.n) {
+				struct interp it = { 0 };
+
+				*errors += interp_run(&it, &ps, &cfg);
+				if (it.errors)
+					printf("# rank %d phase %d: %s\n", r, phase, it.why);
+			}
+			swk_progs_free(&ps);
+		}
+}
+
+static void run_unit(const struct swk_progs *ps, int *errors)
+{
+	struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
+	struct interp it = { 0 };
+
+	*errors += interp_run(&it, ps, &cfg);
+}
+
+static void fill(void *p, size_t n, int dt, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++)
+		swk_store((uint8_t)dt, p, i, (float)((splitmix64(seed) % 2001) / 1000.0 - 1.0));
+}
+
+static struct swccl_call fcall(enum swccl_coll coll, int nr, swcclDataType_t t, size_t rows,
+			       size_t hidden, size_t n)
+{
+	struct swccl_call c = { .coll = coll, .dtype = t, .esize = swccl_type_size(t),
+				.nranks = nr, .seq = 7, .ldm = FLDM };
+
+	c.fz = (struct swccl_fused){ .rows = rows, .hidden = hidden, .n = n, .eps = 1e-5f,
+				     .gelu = 1, .keep = 0.75f, .seed = 42, .offset = 1000,
+				     .fused = true };
+	c.sem.barrier = 0x100;
+	for (int r = 0; r < nr; r++)
+		c.sem.progress[r] = 0x200 + 8 * (uint64_t)r;
+	return c;
+}
+
+#define VA(p) ((uint64_t)(uintptr_t)(p))
+
+static int splits;	/* rank jobs that needed more than one job: packing tested */
+
+static void fused_ag(int nr, swcclDataType_t t, size_t rows, size_t h, size_t ffn)
+{
+	struct swccl_call c = fcall(SWCCL_FUSED_AG, nr, t, rows, h, ffn);
+	size_t es = c.esize, m = rows * (size_t)nr;
+	int dt = swccl_type_dt(t), err = 0, bars[SWCCL_MAX_RANKS];
+	uint8_t *x[4], *w[4], *y[4], *yref;
+	float *gamma = malloc(h * 4), *beta = malloc(h * 4), *out[4], *oref = malloc(m * ffn * 4);
+	uint8_t *stage = calloc(1, 2 * fused_ag_stage_bytes(&c) + 1);
+	struct swccl_jobs jobs[4];
+	uint64_t seed = 1;
+
+	yref = malloc(m * h * es);
+	fill(gamma, h, SWAI_DT_F32, &seed);
+	fill(beta, h, SWAI_DT_F32, &seed);
+	c.stage = VA(stage) + fused_ag_stage_bytes(&c);	/* the second half */
+	for (int r = 0; r < nr; r++) {
+		x[r] = malloc(rows * h * es);
+		w[r] = malloc(h * ffn * es);
+		y[r] = malloc(m * h * es);
+		out[r] = malloc(m * ffn * 4);
+		fill(x[r], rows * h, dt, &seed);
+		fill(w[r], h * ffn, dt, &seed);
+		memset(y[r], 0xee, m * h * es);
+		c.r[r].fb[FB_X].va = VA(x[r]);
+		c.r[r].fb[FB_Y].va = VA(y[r]);
+		c.r[r].fb[FB_GAMMA].va = VA(gamma);
+		c.r[r].fb[FB_BETA].va = VA(beta);
+		c.r[r].fb[FB_W].va = VA(w[r]);
+		c.r[r].fb[FB_OUT].va = VA(out[r]);
+		jobs_init(&jobs[r]);
+		CHECK_EQ(fused_ag_jobs(&c, r, FLDM, FINSNS, &jobs[r]), 0);
+		splits += jobs[r].n > 1;
+	}
+	run_phases(jobs, nr, bars, &err);
+	CHECK_EQ(err, 0);
+	/* the unfused sequence: LayerNorm per rank, AllGather (copies), GEMM per rank */
+	for (int r = 0; r < nr; r++) {
+		struct swk_ln ln = { .rows = (uint32_t)rows, .cols = (uint32_t)h, .eps = 1e-5f,
+				     .dtype = (uint8_t)dt, .x = VA(x[r]), .gamma = VA(gamma),
+				     .beta = VA(beta), .ldx = (uint32_t)h };
+		struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
+		struct swk_progs ps;
+
+		ln.y.va[0] = VA(yref + r * rows * h * es);
+		ln.y.ld = (uint32_t)h;
+		swk_progs_init(&ps);
+		CHECK_EQ(swk_layernorm(&ps, &ln, &cfg), 0);
+		run_unit(&ps, &err);
+		swk_progs_free(&ps);
+	}
+	for (int r = 0; r < nr; r++) {
+		struct swk_gemm g = { .m = (uint32_t)m, .n = (uint32_t)ffn, .k = (uint32_t)h,
+				      .alpha = 1, .dtype = (uint8_t)dt, .epilogue = SWAI_EPI_GELU };
+		struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
+		struct swk_progs ps;
+
+		g.a.va[0] = VA(yref);
+		g.a.ld = g.c.ld = (uint32_t)h;
+		g.b.va[0] = VA(w[r]);
+		g.b.ld = g.c.ld = (uint32_t)ffn;
+		g.c.va[0] = VA(oref);
+		swk_progs_init(&ps);
+		CHECK_EQ(swk_gemm(&ps, &g, &cfg), 0);
+		run_unit(&ps, &err);
+		swk_progs_free(&ps);
+		CHECK_EQ(err, 0);
+		CHECK_EQ(bars[r], 1);
+		CHECK(!memcmp(y[r], yref, m * h * es));
+		CHECK(!memcmp(out[r], oref, m * ffn * 4));
+		/* the last instruction reports the call done */
+		CHECK(jobs[r].p[jobs[r].n - 1].in[jobs[r].p[jobs[r].n - 1].n - 1].src ==
+		      (7ULL << 8 | SWCCL_STEP_DONE));
+	}
+	for (int r = 0; r < nr; r++) {
+		jobs_free(&jobs[r]);
+		free(x[r]);
+		free(w[r]);
+		free(y[r]);
+		free(out[r]);
+	}
+	free(gamma);
+	free(beta);
+	free(oref);
+	free(yref);
+	free(stage);
+}
+
+static void fused_rs(int nr, swcclDataType_t t, size_t rows, size_t h, size_t k)
+{
+	struct swccl_call c = fcall(SWCCL_FUSED_RS, nr, t, rows, h, k);
+	size_t es = c.esize, m = rows * (size_t)nr, blk = rows * h;
+	int dt = swccl_type_dt(t), err = 0, bars[SWCCL_MAX_RANKS];
+	uint8_t *a[4], *w[4];
+	float *out[4], *tmp[4], *p[4], *acc = malloc(blk * 4), *want = malloc(blk * 4);
+	uint8_t *stage = calloc(1, fused_rs_stage_bytes(&c) + 1);
+	struct swccl_jobs jobs[4];
+	uint64_t seed = 2;
+
+	c.stage = VA(stage);
+	for (int r = 0; r < nr; r++) {
+		a[r] = malloc(m * k * es);
+		w[r] = malloc(k * h * es);
+		out[r] = malloc(blk * 4);
+		tmp[r] = malloc(blk * 4);
+		p[r] = malloc(m * h * 4);
+		fill(a[r], m * k, dt, &seed);
+		fill(w[r], k * h, dt, &seed);
+		c.r[r].fb[FB_X].va = VA(a[r]);
+		c.r[r].fb[FB_W].va = VA(w[r]);
+		c.r[r].fb[FB_OUT].va = VA(out[r]);
+		c.r[r].tmp = VA(tmp[r]);
+		jobs_init(&jobs[r]);
+		CHECK_EQ(fused_rs_jobs(&c, r, FLDM, FINSNS, &jobs[r]), 0);
+	}
+	run_phases(jobs, nr, bars, &err);
+	CHECK_EQ(err, 0);
+	/* unfused: the whole P_r per rank, then the rank-order sum and the dropout */
+	for (int r = 0; r < nr; r++) {
+		struct swk_gemm g = { .m = (uint32_t)m, .n = (uint32_t)h, .k = (uint32_t)k,
+				      .alpha = 1, .dtype = (uint8_t)dt };
+		struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
+		struct swk_progs ps;
+
+		g.a.va[0] = VA(a[r]);
+		g.a.ld = (uint32_t)k;
+		g.b.va[0] = VA(w[r]);
+		g.b.ld = g.c.ld = (uint32_t)h;
+		g.c.va[0] = VA(p[r]);
+		swk_progs_init(&ps);
+		CHECK_EQ(swk_gemm(&ps, &g, &cfg), 0);
+		run_unit(&ps, &err);
+		swk_progs_free(&ps);
+	}
+	CHECK_EQ(err, 0);
+	for (int r = 0; r < nr; r++) {
+		memcpy(acc, p[0] + r * blk, blk * 4);
+		for (int j = 1; j < nr; j++)
+			for (size_t i = 0; i < blk; i++)
+				acc[i] = acc[i] + p[j][r * blk + i];
+		swk_ref_dropout(blk, SWAI_DT_F32, 0.75f, 42, 1000 + r * blk, acc, want);
+		CHECK_EQ(bars[r], 1);
+		CHECK(!memcmp(out[r], want, blk * 4));
+	}
+	for (int r = 0; r < nr; r++) {
+		jobs_free(&jobs[r]);
+		free(a[r]);
+		free(w[r]);
+		free(out[r]);
+		free(tmp[r]);
+		free(p[r]);
+	}
+	free(acc);
+	free(want);
+	free(stage);
+}
+
+static void test_fused(void)
+{
+	fused_ag(4, swcclFloat32, 37, 72, 40);
+	fused_ag(4, swcclBfloat16, 37, 72, 40);
+	fused_ag(3, swcclBfloat16, 5, 130, 9);
+	fused_ag(1, swcclFloat32, 8, 16, 16);
+	fused_rs(4, swcclFloat32, 37, 72, 40);
+	fused_rs(4, swcclBfloat16, 21, 33, 70);
+	fused_rs(2, swcclBfloat16, 3, 300, 5);
+	fused_rs(1, swcclFloat32, 8, 16, 16);
+	fused_ag(4, swcclFloat32, 150, 96, 80);		/* more than one job per rank */
+	CHECK(splits >= 4);
+	CHECK(SWCCL_FUSED_RESERVE <= 8);
+}
+
 static const struct tap_test tests[] = {
+	{ "fused calls: bitwise the unfused sequence, one barrier", test_fused },
 	{ "shard arithmetic", test_shards },
 	{ "cost model: eqs. (3)-(8) and our closed forms", test_cost_model },
 	{ "programs of every collective x algorithm give exact results", test_programs },

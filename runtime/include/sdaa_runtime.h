@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 /* Runtime version: 1000 * major + 10 * minor. */
-#define SDAA_VERSION 30
+#define SDAA_VERSION 40
 
 /**
  * enum sdaaError - result of every libsdaa call.  Each failure mode a user
@@ -331,8 +331,77 @@ struct sdaaTimingParams {
 	unsigned long long cardClockNs;	/* the card's modeled clock now */
 	unsigned long long hostClockNs;	/* this process's modeled host time */
 	unsigned long long resets;	/* queue and card resets so far */
+	/* Since SDAA_VERSION 40 (a program built against 30 gets the fields above only). */
+	unsigned int f32Gflops;		/* per CG, peak GEMM GFLOP/s with f32 inputs; 0 without compute */
+	unsigned int bf16Gflops;	/* per CG, peak GEMM GFLOP/s with bf16 inputs */
 };
 sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *params, int device);
+
+/*
+ * Compute kernels (SDAA_VERSION 40; cards with DRM_SWAI_CAP_COMPUTE, else
+ * sdaaErrorNotSupported).  Each runs on the core group of @stream, in
+ * stream order, as one or more jobs whose programs tile the operands
+ * through the LDM (Documentation/kernels.md).  Matrices are row major;
+ * leading dimensions (lda, ldb, ldc) are in elements.  Pointers are device
+ * addresses the stream's core group can reach: its own Local-HBM
+ * (sdaaMalloc on that device), Global-HBM (sdaaMallocCross), pinned host
+ * memory (sdaaHostGetDevicePointer; over PCIe, slow), or another core
+ * group's Local-HBM once peer access to it is enabled.  They are checked by
+ * the card: a bad address becomes a sticky error at synchronisation.
+ * Arguments that are wrong in themselves (NULL, sizes, leading dimensions,
+ * types, keepProb, eps, outputs overlapping inputs where not allowed) give
+ * sdaaErrorInvalidValue, and nothing runs.
+ *
+ * Arithmetic is f32 in a fixed order (datasheet §13.4): LayerNorm, Dropout
+ * and Convert are bit-exact against the host reference (kernels/swk_ref.c);
+ * GEMM uses the card's BLAS with K split into blocks when a panel does not
+ * fit the LDM, and meets |C - exact| <= 1e-5 |alpha| sum_k |a||b| sqrt(k) +
+ * 1e-6 (1 + |beta C|).
+ */
+typedef enum sdaaDataType {
+	SDAA_R_32F = 0,			/* IEEE-754 binary32 */
+	SDAA_R_16BF = 14,		/* bfloat16: the top half of a binary32, round to even */
+} sdaaDataType_t;
+typedef enum sdaaOperation { SDAA_OP_N = 0, SDAA_OP_T = 1 } sdaaOperation_t;
+typedef enum sdaaEpilogue {
+	SDAA_EPILOGUE_DEFAULT = 0,	/* none */
+	SDAA_EPILOGUE_GELU = 1,		/* C = gelu(C) after beta, tanh form */
+} sdaaEpilogue_t;
+
+/*
+ * C[m][n] (f32) = alpha op(A) op(B) + beta C, then the epilogue; A and B of
+ * @type (op(A) is m x k: A is k x m with SDAA_OP_T).  beta 0 does not read
+ * C.  C must not overlap A or B.
+ */
+sdaaError_t sdaaGemm(sdaaOperation_t transA, sdaaOperation_t transB, int m, int n, int k,
+		     float alpha, const void *A, int lda, const void *B, int ldb, float beta,
+		     float *C, int ldc, sdaaDataType_t type, sdaaEpilogue_t epilogue,
+		     sdaaStream_t stream);
+/*
+ * Per row of x (rows x cols, @type, contiguous): y = (x - mean) / sqrt(var +
+ * eps) * gamma + beta (biased variance; gamma, beta f32 [cols]); y may be x.
+ */
+sdaaError_t sdaaLayerNorm(void *y, const void *x, const float *gamma, const float *beta,
+			  int rows, int cols, float eps, sdaaDataType_t type, sdaaStream_t stream);
+/*
+ * y[i] = u(offset + i) < keepProb ? x[i] / keepProb : 0 for i < n, keepProb
+ * in (0, 1], u from Philox4x32-10 keyed by @seed (datasheet §13.4): a
+ * tensor processed in pieces with matching offsets gets the same mask.
+ * y may be x.
+ */
+sdaaError_t sdaaDropout(void *y, const void *x, size_t n, float keepProb,
+			unsigned long long seed, unsigned long long offset, sdaaDataType_t type,
+			sdaaStream_t stream);
+/* y[i] = (ytype)x[i] for i < n; y may be x only when both types have one size. */
+sdaaError_t sdaaConvert(void *y, sdaaDataType_t ytype, const void *x, sdaaDataType_t xtype,
+			size_t n, sdaaStream_t stream);
+
+/* For libraries that build their own kernels (libswccl): the job geometry of @device. */
+struct sdaaKernelLimits {
+	size_t ldmBytes;		/* LDM of the core group: CPEs x LDM per CPE */
+	int maxInsns;			/* instructions per job (SWAI_PROGRAM_MAX_BYTES / 48) */
+};
+sdaaError_t sdaaDeviceGetKernelLimits(struct sdaaKernelLimits *lim, int device);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
  * handles, and memset programs run by a small interpreter.  Prints TAP.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -594,6 +595,53 @@ static void test_no_driver_streams(void)
 	CHECK(sdaaGetLastError() == sdaaSuccess);
 }
 
+/* The compute kernels refuse bad arguments before they look for a card. */
+static void test_kernel_arguments(void)
+{
+	float buf[64] = { 0 }, g[8] = { 0 }, b[8] = { 0 };
+	struct sdaaKernelLimits lim;
+	const sdaaOperation_t N = SDAA_OP_N;
+
+	CHECK(sdaaGemm(N, N, 0, 4, 4, 1, buf, 4, buf + 16, 4, 0, buf + 32, 4, SDAA_R_32F,
+		       SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaGemm(N, N, 4, 4, 4, 1, buf, 3, buf + 16, 4, 0, buf + 32, 4, SDAA_R_32F,
+		       SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaGemm(SDAA_OP_T, N, 4, 4, 2, 1, buf, 3, buf + 16, 4, 0, buf + 32, 4,
+		       SDAA_R_32F, SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaGemm(N, (sdaaOperation_t)2, 4, 4, 4, 1, buf, 4, buf + 16, 4, 0, buf + 32, 4,
+		       SDAA_R_32F, SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaGemm(N, N, 4, 4, 4, 1, buf, 4, buf + 16, 4, 0, buf + 32, 4, (sdaaDataType_t)1,
+		       SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaGemm(N, N, 4, 4, 4, 1, buf, 4, buf + 16, 4, 0, buf + 32, 4, SDAA_R_32F,
+		       (sdaaEpilogue_t)7, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaGemm(N, N, 4, 4, 4, 1, buf, 4, buf + 16, 4, 0, buf + 10, 4, SDAA_R_32F,
+		       SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);	/* C over B */
+	CHECK(sdaaGemm(N, N, 4, 4, 4, 1, NULL, 4, buf + 16, 4, 0, buf + 32, 4, SDAA_R_32F,
+		       SDAA_EPILOGUE_DEFAULT, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaLayerNorm(buf, buf, g, b, 0, 8, 1e-5f, SDAA_R_32F, NULL) ==
+	      sdaaErrorInvalidValue);
+	CHECK(sdaaLayerNorm(buf, buf, g, b, 2, 8, -1.0f, SDAA_R_32F, NULL) ==
+	      sdaaErrorInvalidValue);
+	CHECK(sdaaLayerNorm(buf, buf, g, b, 2, 8, NAN, SDAA_R_32F, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaLayerNorm(buf + 1, buf, g, b, 2, 8, 0, SDAA_R_32F, NULL) ==
+	      sdaaErrorInvalidValue);
+	CHECK(sdaaLayerNorm(buf, buf, NULL, b, 2, 8, 0, SDAA_R_32F, NULL) ==
+	      sdaaErrorInvalidValue);
+	CHECK(sdaaDropout(buf, buf, 8, 0.0f, 1, 0, SDAA_R_32F, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaDropout(buf, buf, 8, 1.01f, 1, 0, SDAA_R_32F, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaDropout(buf, buf, 8, NAN, 1, 0, SDAA_R_32F, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaDropout(buf, buf, 0, 0.5f, 1, 0, SDAA_R_32F, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaDropout(buf + 1, buf, 8, 0.5f, 1, 0, SDAA_R_16BF, NULL) ==
+	      sdaaErrorInvalidValue);
+	CHECK(sdaaConvert(buf, SDAA_R_16BF, buf, SDAA_R_32F, 8, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaConvert(buf, (sdaaDataType_t)3, buf + 16, SDAA_R_32F, 8, NULL) ==
+	      sdaaErrorInvalidValue);
+	CHECK(sdaaConvert(NULL, SDAA_R_16BF, buf, SDAA_R_32F, 8, NULL) == sdaaErrorInvalidValue);
+	CHECK(sdaaDeviceGetKernelLimits(NULL, 0) == sdaaErrorInvalidValue);
+	CHECK(sdaaDeviceGetKernelLimits(&lim, 0) != sdaaSuccess);	/* no card here */
+	sdaaGetLastError();
+}
+
 static const struct tap_test tests[] = {
 	{ "error names and strings are distinct and helpful", test_error_strings },
 	{ "last error: per thread, Peek keeps, Get resets", test_last_error },
@@ -612,6 +660,7 @@ static const struct tap_test tests[] = {
 	{ "stream/event handles: kinds, destroyed, reused slots", test_handles },
 	{ "memset programs set exactly the range", test_memset_program },
 	{ "streams/events/copies without a card", test_no_driver_streams },
+	{ "compute kernels: argument errors", test_kernel_arguments },
 };
 
 TAP_MAIN(tests)

@@ -6,6 +6,7 @@
  * register numbers come from kernel/swai_regs.h, shared with the driver.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "swai-core.h"
@@ -117,10 +118,31 @@ void swai_core_init(struct swai_core *s, const struct swai_props *p,
     load_defaults(s);
 }
 
-void swai_core_attach(struct swai_core *s, uint8_t *hbm, uint8_t *ldm)
+bool swai_core_attach(struct swai_core *s, uint8_t *hbm, uint8_t *ldm)
 {
+    uint64_t g = (swai_core_ldm_bytes(s) + SWAI_SB_GRANULE - 1) /
+                 SWAI_SB_GRANULE;
+    unsigned cg;
+
+    free(s->sb_mem);
+    s->sb_mem = NULL;
+    s->hbm = s->ldm = NULL;
+    if (!ldm) {
+        return true;
+    }
+    /* Zero: a granule nothing touched is ready at time 0. */
+    s->sb_mem = calloc(2 * SWAI_NUM_CG * g, sizeof(uint64_t));
+    if (!s->sb_mem) {
+        return false;
+    }
+    for (cg = 0; cg < SWAI_NUM_CG; cg++) {
+        s->q[cg].sb.w_end = s->sb_mem + 2 * cg * g;
+        s->q[cg].sb.r_end = s->sb_mem + (2 * cg + 1) * g;
+        s->q[cg].sb.lo = s->q[cg].sb.hi = 0;
+    }
     s->hbm = hbm;
     s->ldm = ldm;
+    return true;
 }
 
 uint64_t swai_core_ldm_bytes(const struct swai_core *s)
@@ -224,7 +246,7 @@ uint32_t swai_core_mmio_read(struct swai_core *s, uint64_t off, unsigned size)
     case SWAI_REG_CAPS:
         return SWAI_CAP_MSIX | SWAI_CAP_APERTURE | SWAI_CAP_PARTITION |
                SWAI_CAP_SWI | SWAI_CAP_MMU | SWAI_CAP_QUEUES |
-               SWAI_CAP_TIMING | SWAI_CAP_PEER;
+               SWAI_CAP_TIMING | SWAI_CAP_PEER | SWAI_CAP_COMPUTE;
     case SWAI_REG_STATUS:
         return s->status;
     case SWAI_REG_SCRATCH:

@@ -87,6 +87,7 @@ struct swai_core {
     /* Memory the glue owns (swai_core_attach); NULL: nothing executes. */
     uint8_t *hbm;               /* HBM-physical space, 4 * hbm-mb MiB */
     uint8_t *ldm;               /* NUM_CG * cpes * ldm-kb KiB */
+    uint64_t *sb_mem;           /* the CGs' LDM scoreboards (swai-sched.h) */
 };
 
 /* Where a device address lands: HBM controller and offset within it. */
@@ -111,9 +112,11 @@ void swai_core_init(struct swai_core *s, const struct swai_props *p,
 /*
  * Give the core the memory it executes programs in: hbm (HBM-physical, as
  * BAR2 shows it) and ldm (swai_core_ldm_bytes() per CG, zeroed).  Until
- * then queues accept registers but run nothing.
+ * then queues accept registers but run nothing.  The core allocates its
+ * LDM scoreboards here (false: out of memory, nothing attached) and frees
+ * them when ldm is NULL (detach).
  */
-void swai_core_attach(struct swai_core *s, uint8_t *hbm, uint8_t *ldm);
+bool swai_core_attach(struct swai_core *s, uint8_t *hbm, uint8_t *ldm);
 uint64_t swai_core_ldm_bytes(const struct swai_core *s);  /* per CG */
 /* Hard reset (Resettable hold phase): defaults now, pending work dropped. */
 void swai_core_reset(struct swai_core *s);

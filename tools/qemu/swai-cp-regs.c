@@ -106,6 +106,12 @@ static bool timing_read(const struct swai_core *s, uint64_t off,
     case SWAI_REG_T_RING_TOTAL_MBPS:
         *val = t->ring_total_mbps;
         return true;
+    case SWAI_REG_T_F32_GFLOPS:
+        *val = t->f32_gflops;
+        return true;
+    case SWAI_REG_T_BF16_GFLOPS:
+        *val = t->bf16_gflops;
+        return true;
     case SWAI_REG_CLOCK_LO:
         *val = LO(s->cp.clock_ps / SWAI_PS_PER_NS);
         return true;

@@ -86,6 +86,10 @@ static void finish_job(struct swai_core *s, unsigned cg, int status)
         j->mmu_reason = 0;
     }
     ldm_clear(s, cg, j);
+    /* The job ends when everything it issued has (datasheet §14.7). */
+    if (j->seq.horizon_ps > q->clock_ps) {
+        q->clock_ps = j->seq.horizon_ps;
+    }
     /*
      * Jobs end on a whole ns, so jobs start on one too and the same
      * program always reports the same duration.
@@ -166,6 +170,7 @@ static void start_job(struct swai_core *s, unsigned cg)
     q->head = (q->head + 1) & (q->ring_size - 1);
 
     memset(j, 0, sizeof(*j));
+    swai_sb_reset(&q->sb);      /* LDM does not survive a job */
     j->active = true;
     j->seqno = swai_ld_le(d + 0, 8);
     j->asid = (uint32_t)swai_ld_le(d + 8, 4);

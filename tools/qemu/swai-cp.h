@@ -29,6 +29,7 @@
 
 #include "swai_regs.h"
 #include "swai-isa.h"
+#include "swai-sched.h"
 #include "swai-timing.h"
 
 struct swai_core;
@@ -66,6 +67,7 @@ struct swai_job {
     uint64_t wait_va, wait_target, wait_cost_ps;
     /* LDM bytes written by the job: cleared when it ends. */
     uint64_t ldm_lo, ldm_hi;
+    struct swai_seq seq;        /* asynchronous work in flight */
 };
 
 struct swai_queue {
@@ -77,6 +79,7 @@ struct swai_queue {
     uint32_t jobs, fences;
     uint64_t clock_ps;          /* the CG's modeled clock */
     struct swai_job job;
+    struct swai_sb sb;          /* LDM scoreboard of the job */
     uint8_t prog[SWAI_PROGRAM_MAX_BYTES];
 };
 

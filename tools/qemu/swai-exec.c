@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * swai-exec.c - decoding, checking and running core-group instructions:
- * dispatch, transfers (DMA_GET, DMA_PUT, COPY), REDUCE and DIV.  The
- * semaphore instructions are in swai-sync.c.
+ * dispatch, transfers (DMA_GET, DMA_PUT, COPY, synchronous or not), REDUCE,
+ * DIV, the compute instructions and DRAIN.  The semaphore instructions are
+ * in swai-sync.c, the compute arithmetic in swai-compute.c/swai-arith.c,
+ * the sequencer's bookkeeping of asynchronous work in swai-sched.c.
  */
 #include <string.h>
 
+#include "swai-compute.h"
 #include "swai-core.h"
 #include "swai-div.h"
 #include "swai-exec.h"
@@ -27,6 +30,21 @@ void swai_exec_decode(const uint8_t *p, struct swai_insn *in)
     in->src_stride = swai_ld_le(p + 40, 8);
 }
 
+/* The inverse of swai_exec_decode(). */
+static void encode(uint8_t *p, const struct swai_insn *in)
+{
+    p[0] = in->op;
+    p[1] = in->flags;
+    p[2] = in->dtype;
+    p[3] = in->rop;
+    swai_st_le(p + 4, 4, in->rows);
+    swai_st_le(p + 8, 8, in->len);
+    swai_st_le(p + 16, 8, in->dst);
+    swai_st_le(p + 24, 8, in->src);
+    swai_st_le(p + 32, 8, in->dst_stride);
+    swai_st_le(p + 40, 8, in->src_stride);
+}
+
 /* Fields each op uses; every other field must be zero. */
 #define F_FLAGS     (1u << 0)
 #define F_DTYPE     (1u << 1)   /* dtype and rop */
@@ -43,9 +61,9 @@ static const struct {
 } op_info[SWAI_OP_MAX + 1] = {
     [SWAI_OP_NOP] = { 0, 0 },
     [SWAI_OP_END] = { 0, 0 },
-    [SWAI_OP_DMA_GET] = { F_XFER, 0 },
-    [SWAI_OP_DMA_PUT] = { F_XFER, 0 },
-    [SWAI_OP_COPY] = { F_XFER, 0 },
+    [SWAI_OP_DMA_GET] = { F_XFER, SWAI_XFER_ASYNC },
+    [SWAI_OP_DMA_PUT] = { F_XFER, SWAI_XFER_ASYNC },
+    [SWAI_OP_COPY] = { F_XFER, SWAI_XFER_ASYNC },
     [SWAI_OP_REDUCE] = { F_DTYPE | F_LEN | F_DST | F_SRC, 0 },
     [SWAI_OP_BARRIER] = { F_FLAGS | F_LEN | F_DST, SWAI_BARRIER_HOST },
     [SWAI_OP_SIGNAL] = { F_FLAGS | F_DST | F_SRC, SWAI_SIGNAL_SET },
@@ -53,6 +71,8 @@ static const struct {
     [SWAI_OP_FENCE] = { F_DST | F_SRC, 0 },
     [SWAI_OP_TIMESTAMP] = { F_FLAGS | F_DST, SWAI_TIMESTAMP_WALL },
     [SWAI_OP_DIV] = { F_DTYPE | F_LEN | F_DST | F_SRC, 0 },
+    /* GEMM, LAYERNORM, DROPOUT, CVT: swai_compute_validate(). */
+    [SWAI_OP_DRAIN] = { 0, 0 },
 };
 
 int swai_exec_validate(const struct swai_insn *in)
@@ -61,6 +81,12 @@ int swai_exec_validate(const struct swai_insn *in)
 
     if (in->op > SWAI_OP_MAX) {
         return SWAI_JOB_ERR_ILLEGAL;
+    }
+    if (swai_compute_op(in->op)) {
+        uint8_t raw[SWAI_INSN_SIZE];
+
+        encode(raw, in);
+        return swai_compute_validate(raw);
     }
     f = op_info[in->op].fields;
     if ((in->flags & ~op_info[in->op].flags) ||
@@ -120,6 +146,7 @@ static void ldm_dirty(struct swai_job *j, uint64_t lo, uint64_t hi)
 struct xfer {
     uint64_t rows, len, dst_stride, src_stride;
     uint64_t total;             /* rows * len */
+    uint64_t ldm_off, ldm_ext;  /* the LDM side, first to last byte */
 };
 
 /* Bytes from the first row's start to the last row's end, or false. */
@@ -164,7 +191,11 @@ static int xfer_setup(struct swai_core *s, const struct swai_insn *in,
         !extent(x, x->dst_stride, &dext) || !extent(x, x->src_stride, &sext)) {
         return SWAI_JOB_ERR_ILLEGAL;
     }
+    x->ldm_off = in->op == SWAI_OP_DMA_GET ? in->dst : in->src;
+    x->ldm_ext = in->op == SWAI_OP_DMA_GET ? dext :
+                 in->op == SWAI_OP_DMA_PUT ? sext : 0;
     if (!x->total) {
+        x->ldm_ext = 0;
         return SWAI_JOB_OK;
     }
     r = check_side(s, in->op == SWAI_OP_DMA_GET, in->dst, dext);
@@ -219,26 +250,83 @@ static bool relock(struct swai_core *s, unsigned cg, uint32_t gen)
     return false;
 }
 
-/* Fixed cost and checks of a transfer, once, when it starts. */
+static bool is_async(const struct swai_insn *in)
+{
+    return in->flags & SWAI_XFER_ASYNC;
+}
+
+/* A drain point: the sequencer waits for everything issued before. */
+static void drain(struct swai_queue *q)
+{
+    if (q->job.seq.horizon_ps > q->clock_ps) {
+        q->clock_ps = q->job.seq.horizon_ps;
+    }
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/*
+ * Fixed cost and checks of a transfer, once, when it starts.  A
+ * synchronous one first drains and then runs on the sequencer's clock; an
+ * asynchronous one only pays its issue cost there and runs from when its
+ * LDM bytes are free (GET: no earlier read or write pending; PUT: no
+ * earlier write pending) -- its ports are checked chunk by chunk.
+ */
 static int xfer_start(struct swai_core *s, unsigned cg,
                       const struct swai_insn *in, const struct xfer *x)
 {
     struct swai_queue *q = &s->q[cg];
     struct swai_job *j = &q->job;
     const struct swai_timing_props *tp = &s->props.t;
+    uint64_t t0;
 
     if (j->inject_dma) {
         j->inject_dma = false;
         j->fault_va = in->op == SWAI_OP_DMA_PUT ? in->dst : in->src;
         return SWAI_JOB_ERR_DMA;
     }
+    if (!is_async(in)) {
+        drain(q);
+    }
     q->clock_ps += swai_timing_ns_to_ps(in->op == SWAI_OP_COPY ?
                                         tp->t_step_ns : tp->t_dma_ns);
+    if (is_async(in)) {
+        t0 = q->clock_ps;
+        if (in->op == SWAI_OP_DMA_GET) {
+            t0 = max64(t0, swai_sb_write_ready(&q->sb, x->ldm_off,
+                                               x->ldm_ext));
+        } else if (in->op == SWAI_OP_DMA_PUT) {
+            t0 = max64(t0, swai_sb_read_ready(&q->sb, x->ldm_off,
+                                              x->ldm_ext));
+        }
+        j->seq.xfer_ps = t0;
+    }
     if (in->op == SWAI_OP_DMA_GET && x->total) {
         ldm_dirty(j, in->dst, in->dst + (x->rows - 1) * x->dst_stride +
                   x->len);
     }
     j->started = true;
+    return SWAI_JOB_OK;
+}
+
+/* After a chunk: when the last is done, the scoreboard learns its end. */
+static int xfer_done(struct swai_queue *q, const struct swai_insn *in,
+                     const struct xfer *x)
+{
+    struct swai_job *j = &q->job;
+
+    if (j->done != x->total) {
+        return SWAI_JOB_OK;
+    }
+    if (is_async(in) && in->op == SWAI_OP_DMA_GET) {
+        swai_sb_write(&q->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_ps);
+    } else if (is_async(in) && in->op == SWAI_OP_DMA_PUT) {
+        swai_sb_read(&q->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_ps);
+    }
+    swai_exec_next(j);
     return SWAI_JOB_OK;
 }
 
@@ -280,14 +368,78 @@ static int exec_xfer(struct swai_core *s, unsigned cg,
     copy.bytes += k;
     copy.done += k;
     *j = copy;
-    q->clock_ps = swai_timing_chunk(&s->cp.timing, q->clock_ps, acct);
-    if (!r && j->done == x.total) {
-        swai_exec_next(j);
+    if (!is_async(in)) {
+        q->clock_ps = swai_timing_chunk(&s->cp.timing, q->clock_ps, acct);
+        return r ? r : xfer_done(q, in, &x);
     }
-    return r;
+    /* Each chunk starts when the last ended and its ports are free. */
+    if (k) {
+        uint64_t t = swai_seq_ports_ready(&j->seq, j->seq.xfer_ps, acct);
+
+        swai_seq_ports_busy(&j->seq, swai_timing_chunk(&s->cp.timing, t,
+                                                       acct), acct);
+    }
+    return r ? r : xfer_done(q, in, &x);
 }
 
-/* --- REDUCE and DIV: elementwise in LDM --- */
+/* --- compute: REDUCE, DIV, GEMM, LAYERNORM, DROPOUT, CVT --- */
+
+/*
+ * The CPEs compute, the sequencer waits: the instruction starts when its
+ * inputs are written (RAW) and its output is no longer read or written by
+ * anything in flight (WAR, WAW), and the clock moves to its end.  out is
+ * also an input (REDUCE, DIV read it; GEMM may).
+ */
+static void compute_charge(struct swai_queue *q,
+                           const struct swai_ldm_range *out,
+                           const struct swai_ldm_range *in, unsigned nin,
+                           uint64_t cost)
+{
+    uint64_t t = q->clock_ps, end;
+    unsigned i;
+
+    for (i = 0; i < nin; i++) {
+        t = max64(t, swai_sb_read_ready(&q->sb, in[i].off, in[i].len));
+    }
+    t = max64(t, swai_sb_write_ready(&q->sb, out->off, out->len));
+    end = t + cost;
+    for (i = 0; i < nin; i++) {
+        swai_sb_read(&q->sb, in[i].off, in[i].len, end);
+    }
+    swai_sb_write(&q->sb, out->off, out->len, end);
+    q->clock_ps = end;
+    q->job.seq.horizon_ps = max64(q->job.seq.horizon_ps, end);
+}
+
+/*
+ * GEMM, LAYERNORM, DROPOUT, CVT: one step, the arithmetic with the lock
+ * dropped (a large GEMM takes a while on the host).
+ */
+static int exec_compute(struct swai_core *s, unsigned cg, const uint8_t *raw)
+{
+    struct swai_queue *q = &s->q[cg];
+    struct swai_job *j = &q->job;
+    uint32_t gen = s->cp.gen;
+    struct swai_cop c;
+    int r;
+
+    r = swai_compute_prepare(raw, ldm_bytes(s), &c);
+    if (r) {
+        return r;
+    }
+    compute_charge(q, &c.out, c.in, c.nin,
+                   swai_compute_cost_ps(&c, &s->props.t));
+    ldm_dirty(j, c.out.off, c.out.off + c.out.len);
+    s->ops->unlock(s->opaque);
+    swai_compute_run(&c, s->ldm + (uint64_t)cg * ldm_bytes(s));
+    if (!relock(s, cg, gen)) {
+        return SWAI_EXEC_GONE;
+    }
+    swai_exec_next(j);
+    return SWAI_JOB_OK;
+}
+
+/* REDUCE and DIV: elementwise in LDM, 64 KiB per step. */
 
 /*
  * REDUCE reads two operands and writes one, DIV reads and writes one: each
@@ -314,8 +466,12 @@ static int exec_ldm_op(struct swai_core *s, unsigned cg,
         return SWAI_JOB_ERR_LDM;
     }
     if (!j->started) {
-        q->clock_ps += swai_timing_ps((div ? 2 : 3) * bytes,
-                                      s->props.t.ldm_mbps);
+        struct swai_ldm_range out = { in->dst, bytes };
+        struct swai_ldm_range src = { div ? 0 : in->src, div ? 0 : bytes };
+
+        compute_charge(q, &out, &src, 1,
+                       swai_timing_ps((div ? 2 : 3) * bytes,
+                                      s->props.t.ldm_mbps));
         ldm_dirty(j, in->dst, in->dst + bytes);
         j->started = true;
     }
@@ -342,13 +498,15 @@ static int exec_ldm_op(struct swai_core *s, unsigned cg,
 int swai_exec_step(struct swai_core *s, unsigned cg)
 {
     struct swai_job *j = &s->q[cg].job;
+    const uint8_t *raw;
     struct swai_insn in;
     int r;
 
     if (j->pc >= j->n) {
         return SWAI_EXEC_DONE;
     }
-    swai_exec_decode(s->q[cg].prog + (uint64_t)j->pc * SWAI_INSN_SIZE, &in);
+    raw = s->q[cg].prog + (uint64_t)j->pc * SWAI_INSN_SIZE;
+    swai_exec_decode(raw, &in);
     r = swai_exec_validate(&in);
     if (r) {
         return r;
@@ -367,7 +525,18 @@ int swai_exec_step(struct swai_core *s, unsigned cg)
     case SWAI_OP_REDUCE:
     case SWAI_OP_DIV:
         return exec_ldm_op(s, cg, &in);
+    case SWAI_OP_GEMM:
+    case SWAI_OP_LAYERNORM:
+    case SWAI_OP_DROPOUT:
+    case SWAI_OP_CVT:
+        return exec_compute(s, cg, raw);
+    case SWAI_OP_DRAIN:
+        drain(&s->q[cg]);
+        swai_exec_next(j);
+        return SWAI_JOB_OK;
     default:
+        /* Semaphores order memory: everything issued is done first. */
+        drain(&s->q[cg]);
         return swai_exec_sync(s, cg, &in);
     }
 }

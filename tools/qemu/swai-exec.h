@@ -23,7 +23,9 @@ struct swai_job;
 
 /*
  * One step of CG cg's job: one instruction, or one 64 KiB chunk of a
- * transfer, REDUCE or DIV (moved with the lock dropped, swai-cp.h).  Returns
+ * transfer, REDUCE or DIV (moved with the lock dropped, swai-cp.h); a
+ * compute instruction (GEMM, LAYERNORM, DROPOUT, CVT) is one step, its
+ * arithmetic also done with the lock dropped.  Returns
  * SWAI_JOB_OK (more to do; the job may now be blocked, see job.wait),
  * SWAI_EXEC_DONE, SWAI_EXEC_GONE, or a SWAI_JOB_ERR_* that ends the job at
  * job.pc.

@@ -33,6 +33,8 @@ void swai_timing_props_init(struct swai_timing_props *p)
     p->t_step_ns = 5000;
     p->t_barrier_ns = 1000;
     p->t_dma_ns = 1000;
+    p->f32_gflops = 2048;
+    p->bf16_gflops = 4096;
 }
 
 const char *swai_timing_props_validate(const struct swai_timing_props *p)
@@ -55,6 +57,12 @@ const char *swai_timing_props_validate(const struct swai_timing_props *p)
     NS(t_step_ns, "t-step-ns");
     NS(t_barrier_ns, "t-barrier-ns");
     NS(t_dma_ns, "t-dma-ns");
+    if (p->f32_gflops < 1 || p->f32_gflops > SWAI_GFLOPS_MAX) {
+        return "f32-gflops must be in 1..1000000";
+    }
+    if (p->bf16_gflops < 1 || p->bf16_gflops > SWAI_GFLOPS_MAX) {
+        return "bf16-gflops must be in 1..1000000";
+    }
 #undef BW
 #undef NS
     return NULL;
@@ -99,6 +107,17 @@ uint64_t swai_timing_ns_to_ps(uint64_t ns)
 {
     return ns > (UINT64_MAX / 4) / SWAI_PS_PER_NS ? UINT64_MAX / 4
                                                   : ns * SWAI_PS_PER_NS;
+}
+
+/* A FLOP at 1 GFLOP/s takes 1000 ps. */
+uint64_t swai_timing_flops_ps(uint64_t flops, uint32_t gflops)
+{
+    uint64_t q = flops / gflops, r = flops % gflops;
+
+    if (q > (UINT64_MAX / 4) / 1000) {
+        return UINT64_MAX / 4;
+    }
+    return q * 1000 + (r * 1000 + gflops - 1) / gflops;
 }
 
 /* Index of the first interval ending after 't' (binary search). */

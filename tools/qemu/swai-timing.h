@@ -27,6 +27,7 @@
 #define SWAI_MBPS_MIN       1
 #define SWAI_MBPS_MAX       100000000u  /* 100 TB/s */
 #define SWAI_T_NS_MAX       1000000000u /* 1 s */
+#define SWAI_GFLOPS_MAX     1000000u    /* 1 PFLOP/s per CG */
 
 /* The timing properties of -device swai, MB/s (10^6 B/s) and ns. */
 struct swai_timing_props {
@@ -40,6 +41,8 @@ struct swai_timing_props {
     uint32_t t_step_ns;         /* per COPY */
     uint32_t t_barrier_ns;      /* on-card BARRIER/WAIT wake-up */
     uint32_t t_dma_ns;          /* per DMA_GET/DMA_PUT */
+    uint32_t f32_gflops;        /* per CG, peak f32 GEMM, 10^9 FLOP/s */
+    uint32_t bf16_gflops;       /* per CG, GEMM with bf16 operands */
 };
 
 /*
@@ -94,6 +97,8 @@ void swai_timing_reset(struct swai_timing *t);
 uint64_t swai_timing_ps(uint64_t bytes, uint32_t mbps);
 /* ns -> ps, saturating. */
 uint64_t swai_timing_ns_to_ps(uint64_t ns);
+/* ps for 'flops' at 'gflops' 10^9 FLOP/s, rounded up; saturating. */
+uint64_t swai_timing_flops_ps(uint64_t flops, uint32_t gflops);
 
 /*
  * Reserve one chunk that a CG starts at 'start_ps' and that moves

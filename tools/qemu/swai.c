@@ -240,7 +240,14 @@ static void swai_realize(PCIDevice *pdev, Error **errp)
                                 &DEVICE(pdev)->mem_reentrancy_guard);
     swai_core_init(&s->core, &s->props, &swai_core_ops, s);
     s->ldm = g_malloc0(SWAI_NUM_CG * swai_core_ldm_bytes(&s->core));
-    swai_core_attach(&s->core, memory_region_get_ram_ptr(&s->hbm), s->ldm);
+    if (!swai_core_attach(&s->core, memory_region_get_ram_ptr(&s->hbm),
+                          s->ldm)) {
+        error_setg(errp, "cannot allocate the LDM scoreboards");
+        g_free(s->ldm);
+        s->ldm = NULL;
+        qemu_bh_delete(s->bh);
+        goto err_msix;
+    }
 
     qemu_cond_init(&s->cp_cond);
     s->cp_stop = false;
@@ -302,6 +309,8 @@ static const Property swai_properties[] = {
     DEFINE_PROP_UINT32("t-step-ns", SwaiState, props.t.t_step_ns, 5000),
     DEFINE_PROP_UINT32("t-barrier-ns", SwaiState, props.t.t_barrier_ns, 1000),
     DEFINE_PROP_UINT32("t-dma-ns", SwaiState, props.t.t_dma_ns, 1000),
+    DEFINE_PROP_UINT32("f32-gflops", SwaiState, props.t.f32_gflops, 2048),
+    DEFINE_PROP_UINT32("bf16-gflops", SwaiState, props.t.bf16_gflops, 4096),
 };
 
 /*

@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "swccl-bench-model.h"
 #include "swccl-bench-report.h"
+#include "swccl-mlp-model.h"
 
 static void half_and_bfloat_round_to_nearest_even(void)
 {
@@ -187,7 +188,109 @@ static void rows_as_table_json_and_plot(void)
 	free(s);
 }
 
+/* Eqs. (9)-(11): 8 MB AllGather, V = 2e6 B per core group, 100 GB/s, 25 us launches. */
+static void fusion_equations(void)
+{
+	struct bench_fusion_eq e = bench_eq9_11(2e6, 100000, 100000, 25);
+
+	/* T1 = 20 + 20 + 60 + 80 + 75, T2 = 20 + 60 + 20 + 50, p = 80 / 180 */
+	CHECK(fabs(e.t1_us - 255) < 1e-9);
+	CHECK(fabs(e.t2_us - 150) < 1e-9);
+	CHECK(fabs(e.p - 4.0 / 9) < 1e-12);
+	/* the paper's "about 50 %" at 8 MB: Local-HBM at 75 GB/s */
+	e = bench_eq9_11(2e6, 75000, 100000, 25);
+	CHECK(fabs(e.p - 0.5) < 1e-12);
+	/* the launches are not in p */
+	CHECK(bench_eq9_11(2e6, 100000, 100000, 0).p == bench_eq9_11(2e6, 100000, 100000, 99).p);
+}
+
+static void fused_tables_and_shapes(void)
+{
+	struct bench_paper_overlap o;
+	struct bench_fused_shape sh;
+
+	CHECK(!bench_paper_overlap(0, 2048 << 10, &o) && o.comm_us == 32 && o.gain_us == 19 &&
+	      o.pct == 59);
+	CHECK(!bench_paper_overlap(0, 32768u << 10, &o) && o.comm_us == 356 && o.gain_us == 181);
+	CHECK(!bench_paper_overlap(1, 8192 << 10, &o) && o.comm_us == 184 && o.pct == 32);
+	CHECK(bench_paper_overlap(1, 3 << 20, &o) == -1);
+	CHECK(bench_paper_overlap(0, 2000000, &o) == -1);
+	/* AG: 2 MiB of bf16 activations, hidden 1024, 4 ranks: 1024 tokens */
+	CHECK_EQ(bench_fused_shape(0, 2 << 20, 2, 1024, 256, 4, &sh), 2 << 20);
+	CHECK(sh.rows == 256 && sh.tokens == 1024 && sh.n == 256);
+	/* RS: the f32 partial sums whatever the input type */
+	CHECK_EQ(bench_fused_shape(1, 2 << 20, 2, 1024, 256, 4, &sh), 2 << 20);
+	CHECK(sh.rows == 128 && sh.tokens == 512);
+	/* odd: rounded down to whole rows per rank, at least one */
+	CHECK_EQ(bench_fused_shape(0, 100000, 4, 1000, 8, 3, &sh), 96000);
+	CHECK(sh.rows == 8);
+	CHECK_EQ(bench_fused_shape(0, 10, 4, 1000, 8, 3, &sh), 12000);
+	CHECK(sh.rows == 1);
+}
+
+static void fused_row_json(FILE *f, const struct bench_row *unused, int n)
+{
+	struct bench_fused_row r = { .rs = 1, .nranks = 4, .type = swcclBfloat16,
+		.bytes = 2 << 20, .rows = 128, .hidden = 1024, .n = 256,
+		.stage_us = { 100, 50, 10 }, .unfused_us = 200, .fused_us = 150, .wrong = 0,
+		.have_paper = n, .paper_comm_us = 54, .paper_gain_us = 19, .paper_pct = 35,
+		.t1_us = 255, .t2_us = 150, .p = 0.4444 };
+
+	(void)unused;
+	bench_fused_derive(&r);
+	if (n < 2)
+		bench_fused_json_row(f, &r);
+	else
+		bench_fused_table_row(f, &r);
+}
+
+static void fused_rows(void)
+{
+	char *s = capture(fused_row_json, NULL, 1);
+
+	CHECK(!strncmp(s, "{\"kind\":\"fused_row\",\"op\":\"fused-rs\",", 36));
+	CHECK(strstr(s, "\"comm_us\":50.000,\"gain_us\":50.000,\"gain_pct\":100.000,"));
+	CHECK(strstr(s, "\"stages_us\":{\"gemm\":100.000,\"reducescatter\":50.000,"));
+	CHECK(strstr(s, "\"paper\":{\"comm_us\":54,\"gain_us\":19,\"gain_pct\":35},"));
+	CHECK(strstr(s, "\"eq11_p\":0.4444}\n") && strchr(s, '\n') == s + strlen(s) - 1);
+	free(s);
+	s = capture(fused_row_json, NULL, 0);
+	CHECK(strstr(s, "\"paper\":null,"));
+	free(s);
+	s = capture(fused_row_json, NULL, 2);
+	CHECK(strstr(s, "  2048    128") && strstr(s, " 100.0 ") && strstr(s, " 54/19/35 "));
+	free(s);
+}
+
+/* Table 5's arithmetic, and the paper's own numbers hold its relations. */
+static void table5_arithmetic(void)
+{
+	const struct mlp_model *n = mlp_model_find("neox"), *l = mlp_model_find("llama");
+	struct mlp_estimate e;
+
+	CHECK(n && l && !mlp_model_find("gpt"));
+	CHECK(n->hidden == 6144 && l->hidden == 8192 && n->seq == 2048 && l->layers == 80);
+	/* per iteration = per layer x layers / pp, in the paper too */
+	CHECK(fabs(n->paper_layer_s[0] * 44 / 16 - n->paper_iter_s[0]) < 0.01);
+	CHECK(fabs(l->paper_layer_s[1] * 80 / 16 - l->paper_iter_s[1]) < 0.02);	/* rounded */
+	/* the iterations the paper implies are the same for Ring and CSC */
+	CHECK(fabs(mlp_paper_iterations(n, 0) / mlp_paper_iterations(n, 1) - 1) < 0.01);
+	CHECK(fabs(mlp_paper_iterations(l, 0) / mlp_paper_iterations(l, 1) - 1) < 0.01);
+	/* 1000 us per block: 192.25 micro-batches x 4 blocks = 0.769 s per layer */
+	e = mlp_estimate(n, 1000);
+	CHECK(fabs(e.micro - 192.25) < 1e-9);
+	CHECK(fabs(e.layer_s - 0.769) < 1e-9);
+	CHECK(fabs(e.iter_s - 0.769 * 44 / 16) < 1e-9);
+	CHECK(fabs(e.iterations - 0.4e12 / (1538 * 2048.0)) < 1e-6);
+	CHECK(fabs(e.days - e.iterations * e.iter_s / 86400) < 1e-9);
+	CHECK(mlp_estimate(l, 0).days == 0);
+}
+
 static const struct tap_test tests[] = {
+	{ "table5_arithmetic", table5_arithmetic },
+	{ "fusion_equations", fusion_equations },
+	{ "fused_tables_and_shapes", fused_tables_and_shapes },
+	{ "fused_rows", fused_rows },
 	{ "half_and_bfloat_round_to_nearest_even", half_and_bfloat_round_to_nearest_even },
 	{ "inputs_and_results_are_exact", inputs_and_results_are_exact },
 	{ "copies_carry_the_global_index", copies_carry_the_global_index },

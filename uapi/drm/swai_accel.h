@@ -27,7 +27,7 @@ extern "C" {
 
 /* uAPI version: drmGetVersion() version_major / version_minor. */
 #define DRM_SWAI_UAPI_MAJOR		1
-#define DRM_SWAI_UAPI_MINOR		1
+#define DRM_SWAI_UAPI_MINOR		2
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
 #define DRM_SWAI_SET_PARTITION		0x01
@@ -77,6 +77,7 @@ extern "C" {
 #define DRM_SWAI_CAP_SUBMIT		_BITULL(5)	/* SUBMIT, JOB_WAIT, syncobj */
 #define DRM_SWAI_CAP_TIMING		_BITULL(6)	/* QUERY_TIMING */
 #define DRM_SWAI_CAP_PEER		_BITULL(7)	/* DRM_SWAI_SUBMIT_PEER */
+#define DRM_SWAI_CAP_COMPUTE		_BITULL(8)	/* GEMM..DRAIN, XFER_ASYNC */
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -364,8 +365,16 @@ struct drm_swai_query_timing {
 	__u64 clock_ns;
 	/** @resets: out, queue and card resets since the driver loaded. */
 	__u64 resets;
+	/**
+	 * @f32_gflops: out, per core group, peak f32 GEMM rate in GFLOP/s
+	 * (10^9 floating-point operations per second); 0 without
+	 * DRM_SWAI_CAP_COMPUTE.
+	 */
+	__u32 f32_gflops;
+	/** @bf16_gflops: out, per core group, peak rate with bf16 inputs. */
+	__u32 bf16_gflops;
 	/** @reserved: in, must be 0; out, 0. */
-	__u64 reserved[4];
+	__u64 reserved[3];
 };
 
 /* drm_swai_sync.flags */

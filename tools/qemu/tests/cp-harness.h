@@ -187,6 +187,7 @@ static inline void fill(uint64_t va, uint64_t n, unsigned seed)
 
 static inline void card_free(void)
 {
+    swai_core_attach(&S, NULL, NULL);
     free(hbm_buf);
     free(ldm_buf);
     hbm_buf = ldm_buf = NULL;
@@ -227,7 +228,10 @@ static inline void card_t(uint32_t hbm, uint32_t local, uint32_t cpes,
         printf("Bail out! out of memory\n");
         exit(1);
     }
-    swai_core_attach(&S, hbm_buf, ldm_buf);
+    if (!swai_core_attach(&S, hbm_buf, ldm_buf)) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
 
     /* Page 0: the context table; the rest is allocated in order. */
     host_next = HOST_BASE + PG;

@@ -214,7 +214,7 @@ static void test_illegal(void)
     FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_NOP, .len = 1));
     FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_END, .dst = 8));
     FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_NOP, .flags = 1));
-    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_COPY, .flags = 1,
+    FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_COPY, .flags = 2,
                                        .len = 8, .dst = VA_GLOB,
                                        .src = VA_HOST));
     FAIL(SWAI_JOB_ERR_ILLEGAL, 0, INSN(.op = SWAI_OP_DMA_GET, .dtype = 1,

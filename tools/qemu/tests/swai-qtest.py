@@ -72,7 +72,7 @@ check('MSI-X table BIR', cfgr(msix + 4) & 7, 1)
 
 check('ID', rd(B0 + 0), 0x53574149)
 check('VERSION', rd(B0 + 4), 0x10000)
-check('CAPS (QUEUES, TIMING, PEER = bits 5, 6, 7)', rd(B0 + 8), 0xff)
+check('CAPS (QUEUES, TIMING, PEER, COMPUTE = bits 5..8)', rd(B0 + 8), 0x1ff)
 check('STATUS', rd(B0 + 0xc), 1)
 check('NUM_CG', rd(B0 + 0x20), 4)
 local0 = rd(B0 + 0x34)
@@ -271,6 +271,31 @@ check('queue reset done, ENABLE kept', rd(Q0 + 0xc), 1)
 check('hung job completed by reset', rd(Q0 + 0x20), 44)
 check('hung job status RESET', rq(COMPL + 136) & 0xffffffff, 4)
 check('queue idle after reset', rd(Q0 + 0x18), 3)
+# --- Compute: a 4x4x4 f32 GEMM end to end through the host's BLAS ---
+check('CAPS COMPUTE', rd(B0 + 0x08) >> 8 & 1, 1)
+check('f32-gflops register', rd(B0 + 0x230), int(props.get('f32-gflops', 2048)))
+check('bf16-gflops register', rd(B0 + 0x234), int(props.get('bf16-gflops', 4096)))
+ga = [float(i + 1) for i in range(16)]
+gb = [float((i * 3) % 7 - 3) for i in range(16)]
+put(SRC, struct.pack('<16f', *ga) + struct.pack('<16f', *gb))
+gemm = struct.pack('<BBBB11I', 0x0c, 0, 0, 0, 4, 4, 4, 128, 4, 0, 4, 64, 4, 0x3f800000, 0)
+prog = (insn(2, ln=64, dst=0, src=0x2000) + insn(2, ln=64, dst=64, src=0x2040) + gemm +
+        insn(3, ln=64, dst=0x5000, src=128) + insn(1))
+put(PROG, prog)
+put(RING + 192, struct.pack('<QIIQIIQQQQ', 45, A, 0, 0x1000, len(prog), 0, 0, COMPL + 192, 0, 0))
+wr(Q0 + 0x14, 0)
+for _ in range(2000):
+    if rd(Q0 + 0x20) == 45: break
+    time.sleep(0.001)
+check('GEMM job completed', rd(Q0 + 0x20), 45)
+check('GEMM job status', rq(COMPL + 200) & 0xffffffff, 0)
+got = struct.unpack('<16f', b''.join(struct.pack('<Q', rq(B2 + 0x1000 + i)) for i in range(0, 64, 8)))
+want = [sum(ga[4 * i + k] * gb[4 * k + j] for k in range(4)) for i in range(4) for j in range(4)]
+check('GEMM result', list(got) == want, True)
+# 2 GETs from host, the GEMM (max of 128 FLOPs and 192 LDM bytes), a PUT to Local.
+t = 3 * T[0x220] * 1000 + 2 * ps(64, T[0x208]) + max(-(-128 * 1000 // 2048), ps(192, T[0x20c]))
+t += ps(64, T[0x204])
+check('GEMM job modeled ns', rq(COMPL + 192 + 32) - rq(COMPL + 192 + 24), -(-t // 1000))
 p.terminate(); p.wait(timeout=10)
 print('1..%d' % checks)
 sys.exit(1 if fails else 0)

@@ -58,7 +58,20 @@ static void test_props(void)
     CHECK_EQ(p.t.t_step_ns, 5000);
     CHECK_EQ(p.t.t_barrier_ns, 1000);
     CHECK_EQ(p.t.t_dma_ns, 1000);
+    CHECK_EQ(p.t.f32_gflops, 2048);
+    CHECK_EQ(p.t.bf16_gflops, 4096);
     CHECK(swai_props_validate(&p) == NULL);
+    /* The compute rates: 1..SWAI_GFLOPS_MAX. */
+    p.t.f32_gflops = 0;
+    CHECK(strstr(swai_props_validate(&p), "f32-gflops") != NULL);
+    p.t.f32_gflops = SWAI_GFLOPS_MAX + 1;
+    CHECK(swai_props_validate(&p) != NULL);
+    p.t.f32_gflops = SWAI_GFLOPS_MAX;
+    p.t.bf16_gflops = 0;
+    CHECK(strstr(swai_props_validate(&p), "bf16-gflops") != NULL);
+    p.t.bf16_gflops = 1;
+    CHECK(swai_props_validate(&p) == NULL);
+    swai_props_init(&p);
     for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
         uint32_t *v;
         const char *why;
@@ -76,7 +89,8 @@ static void test_props(void)
         CHECK(swai_props_validate(&p) == NULL);
     }
     /* Registers show the properties; CAPS says both features are there. */
-    t = (struct swai_timing_props){ 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+    t = (struct swai_timing_props){ 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                    21, 22 };
     card_t(8, 4, 1, 16, &t);
     CHECK_EQ(rd(&S, SWAI_REG_T_RING_MBPS), 11);
     CHECK_EQ(rd(&S, SWAI_REG_T_RING_TOTAL_MBPS), 12);
@@ -88,6 +102,8 @@ static void test_props(void)
     CHECK_EQ(rd(&S, SWAI_REG_T_STEP_NS), 18);
     CHECK_EQ(rd(&S, SWAI_REG_T_BARRIER_NS), 19);
     CHECK_EQ(rd(&S, SWAI_REG_T_DMA_NS), 20);
+    CHECK_EQ(rd(&S, SWAI_REG_T_F32_GFLOPS), 21);
+    CHECK_EQ(rd(&S, SWAI_REG_T_BF16_GFLOPS), 22);
     CHECK_EQ(rd(&S, SWAI_REG_CAPS) & (SWAI_CAP_QUEUES | SWAI_CAP_TIMING),
              SWAI_CAP_QUEUES | SWAI_CAP_TIMING);
     /* Read-only. */
