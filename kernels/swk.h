@@ -17,7 +17,7 @@
  * Documentation/kernels.md describes the schemes.
  *
  * swk_ref_*: the host reference of the card's arithmetic (bit-exact
- * definitions of datasheet §13.4; GEMM in double, see swk_ref_gemm).
+ * definitions of datasheet §13.7; GEMM in double, see swk_ref_gemm).
  */
 #ifndef SWK_H
 #define SWK_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * swk_ref.c - the host reference of the card's compute instructions: the
- * bit-exact definitions of datasheet §13.4 (bf16 rounding, Philox dropout,
+ * bit-exact definitions of datasheet §13.7 (bf16 rounding, Philox dropout,
  * LayerNorm, GELU) and a GEMM in double for the tolerance checks.
  *
  * Built with -ffp-contract=off: a fused multiply-add would round once where

@@ -352,7 +352,7 @@ sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *params, int devic
  * types, keepProb, eps, outputs overlapping inputs where not allowed) give
  * sdaaErrorInvalidValue, and nothing runs.
  *
- * Arithmetic is f32 in a fixed order (datasheet §13.4): LayerNorm, Dropout
+ * Arithmetic is f32 in a fixed order (datasheet §13.7): LayerNorm, Dropout
  * and Convert are bit-exact against the host reference (kernels/swk_ref.c);
  * GEMM uses the card's BLAS with K split into blocks when a panel does not
  * fit the LDM, and meets |C - exact| <= 1e-5 |alpha| sum_k |a||b| sqrt(k) +
@@ -385,7 +385,7 @@ sdaaError_t sdaaLayerNorm(void *y, const void *x, const float *gamma, const floa
 			  int rows, int cols, float eps, sdaaDataType_t type, sdaaStream_t stream);
 /*
  * y[i] = u(offset + i) < keepProb ? x[i] / keepProb : 0 for i < n, keepProb
- * in (0, 1], u from Philox4x32-10 keyed by @seed (datasheet §13.4): a
+ * in (0, 1], u from Philox4x32-10 keyed by @seed (datasheet §13.7): a
  * tensor processed in pieces with matching offsets gets the same mask.
  * y may be x.
  */
