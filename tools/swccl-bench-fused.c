@@ -423,7 +423,9 @@ static void summary(const struct fb *f, const struct bench_fused_row *rows, int 
 	for (int i = 0; i < n; i++)
 		printf(" %.2f", rows[i].t1_us > rows[i].t2_us ?
 		       rows[i].gain_us / (rows[i].t1_us - rows[i].t2_us) : 0);
-	printf(" (1.00: the timing model saves what the analysis says)\n");
+	printf(f->o.rs ? " (the eqs. are the paper's for AG; fused RS also saves the GEMM's "
+	       "write-back and the Dropout's read and write)\n" :
+	       " (1.00: the timing model saves what the analysis says)\n");
 	for (int i = 0; i < n; i++) {
 		if (rows[i].gain_us > rows[i].comm_us) {
 			printf("# gain > comm: fusion also saved the launches of the separate "
