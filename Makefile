@@ -122,14 +122,15 @@ tools: $(TOOLS)
 BENCH_PURE := tools/swccl-bench-data.c tools/swccl-bench-model.c tools/swccl-bench-report.c \
 	tools/swccl-mlp-model.c
 BENCH_SRC := tools/swccl-bench.c tools/swccl-bench-run.c tools/swccl-bench-summary.c \
-	tools/swccl-bench-fused.c tools/swccl-tp.c $(BENCH_PURE)
+	tools/swccl-bench-fused.c tools/swccl-tp.c kernels/swk_ref.c $(BENCH_PURE)
 BENCH_HDR := $(wildcard tools/swccl-bench*.h) tools/swccl-tp.h tools/swccl-mlp-model.h \
-	collectives/include/swccl.h \
+	collectives/include/swccl.h $(KERNELS_HDR) \
 	runtime/include/sdaa_runtime.h tools/testing/splitmix64.h
 BENCH_INC := -Iruntime/include -Icollectives/include -Itools/testing
 $(B)/bin/swccl-bench: $(BENCH_SRC) $(BENCH_HDR) $(LIBSDAA) $(B)/lib/libswccl.so
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O2 -g $(BENCH_INC) -o $@ $(BENCH_SRC) -L$(B)/lib -lswccl -lsdaa \
+	$(CC) $(CSTD) $(WARN) -O2 -g $(BENCH_INC) -I$(TOP)/uapi $(KERNELS_CFLAGS) -o $@ $(BENCH_SRC) \
+		-L$(B)/lib -lswccl -lsdaa \
 		-Wl,-rpath,'$$ORIGIN/../lib' -lm
 # swccl-mlp: the TP+SP MLP block, fused and unfused, and the paper's Table 5.
 MLP_SRC := tools/swccl-mlp.c tools/swccl-mlp-model.c tools/swccl-tp.c kernels/swk_ref.c

@@ -2,33 +2,15 @@
 /*
  * swccl_sim_arith.c - REDUCE and DIV on host memory for the simulator's
  * functional mode (host unit tests), with the card's arithmetic
- * (datasheet §13.5): f16/bf16 through f32, round to nearest even; integers
- * wrap; max/min keep a non-NaN operand.
+ * (datasheet §13.5): f16/bf16 through f32, round to nearest even (bf16
+ * by kernels/swk_ref.c's converters); integers wrap; max/min keep a
+ * non-NaN operand.
  */
 #include <math.h>
 #include <string.h>
 
 #include "swccl_internal.h"
-
-static float bf16_to_f(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint16_t f_to_bf16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	if (isnan(f))
-		return (uint16_t)(u >> 16 | 0x40);
-	u += 0x7fff + (u >> 16 & 1);
-	return (uint16_t)(u >> 16);
-}
+#include "swk.h"
 
 static double op_f(double a, double b, int rop)
 {
@@ -97,11 +79,11 @@ void swccl_sim_reduce(void *dst, const void *src, uint64_t n, int dt, int rop,
 
 			memcpy(&a, d + 2 * i, 2);
 			memcpy(&b, s + 2 * i, 2);
-			x = bf16_to_f(a);
-			y = bf16_to_f(b);
+			x = swk_f32_from_bf16(a);
+			y = swk_f32_from_bf16(b);
 			x = rop == SWAI_ROP_SUM ? x + y : rop == SWAI_ROP_PROD ? x * y :
 			    (float)op_f(x, y, rop);
-			a = f_to_bf16(x);
+			a = swk_bf16_from_f32(x);
 			memcpy(d + 2 * i, &a, 2);
 			break;
 		}
@@ -161,7 +143,7 @@ void swccl_sim_div(void *dst, uint64_t n, int dt, uint64_t div, const char **err
 			uint16_t a;
 
 			memcpy(&a, d + 2 * i, 2);
-			a = f_to_bf16((float)(bf16_to_f(a) / (double)div));
+			a = swk_bf16_from_f32((float)(swk_f32_from_bf16(a) / (double)div));
 			memcpy(d + 2 * i, &a, 2);
 			break;
 		}

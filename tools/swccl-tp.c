@@ -12,6 +12,7 @@
 
 #include "splitmix64.h"
 #include "swccl-tp.h"
+#include "swk.h"
 
 void tp_check(const struct tp *t, sdaaError_t e, const char *what)
 {
@@ -160,22 +161,13 @@ size_t tp_esize(swcclDataType_t type)
 	return type == swcclBfloat16 ? 2 : 4;
 }
 
-/* f32 -> bf16, round to nearest even (finite inputs only here). */
-static uint16_t bf16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-}
-
 void tp_fill(void *host, size_t n, swcclDataType_t type, uint64_t seed, float lo, float hi)
 {
 	for (size_t i = 0; i < n; i++) {
 		float v = lo + (hi - lo) * (float)((splitmix64(&seed) >> 40) * 0x1p-24);
 
 		if (type == swcclBfloat16)
-			((uint16_t *)host)[i] = bf16(v);
+			((uint16_t *)host)[i] = swk_bf16_from_f32(v);
 		else
 			((float *)host)[i] = v;
 	}
