@@ -506,6 +506,10 @@ int swai_exec_step(struct swai_core *s, unsigned cg)
         return SWAI_EXEC_DONE;
     }
     raw = s->q[cg].prog + (uint64_t)j->pc * SWAI_INSN_SIZE;
+    if (swai_compute_op(raw[0])) {
+        /* Their own layout: decoded and checked once, by prepare. */
+        return exec_compute(s, cg, raw);
+    }
     swai_exec_decode(raw, &in);
     r = swai_exec_validate(&in);
     if (r) {
@@ -525,11 +529,6 @@ int swai_exec_step(struct swai_core *s, unsigned cg)
     case SWAI_OP_REDUCE:
     case SWAI_OP_DIV:
         return exec_ldm_op(s, cg, &in);
-    case SWAI_OP_GEMM:
-    case SWAI_OP_LAYERNORM:
-    case SWAI_OP_DROPOUT:
-    case SWAI_OP_CVT:
-        return exec_compute(s, cg, raw);
     case SWAI_OP_DRAIN:
         drain(&s->q[cg]);
         swai_exec_next(j);
