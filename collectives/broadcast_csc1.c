@@ -9,8 +9,6 @@
  *
  * K (SWCCL_CSC1_CHUNKS, else chosen) minimises it: K ~ sqrt(V/BW / (t_step + t_barrier)).
  */
-#include <math.h>
-
 #include "swccl_internal.h"
 
 static const char *unsupported(const struct swccl_call *c)
@@ -37,15 +35,9 @@ static int steps(const struct swccl_call *c)
 
 static uint64_t chunks(const struct swccl_call *c)
 {
-	double us, k;
-
-	if (c->pipeline > 0)
-		return (uint64_t)c->pipeline;
-	if (direct(c))
+	if (direct(c) && c->pipeline <= 0)
 		return 1;
-	us = (double)(c->count * c->esize) / c->tp.ringMBps;
-	k = sqrt(us * 1000 / (c->tp.stepNs + c->tp.barrierNs));
-	return k < 1 ? 1 : k > 16 ? 16 : (uint64_t)(k + 0.5);
+	return swccl_pipeline_chunks(c, 1);
 }
 
 static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)

@@ -6,8 +6,6 @@
  * one DMA_PUT) as soon as every peer's chunk k is there, so reducing
  * overlaps writing.  An on-card barrier at the end.
  */
-#include <math.h>
-
 #include "swccl_internal.h"
 
 static const char *unsupported(const struct swccl_call *c)
@@ -27,21 +25,10 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static uint64_t chunks(const struct swccl_call *c)
-{
-	double us, k;
-
-	if (c->pipeline > 0)
-		return (uint64_t)c->pipeline;
-	us = (double)(c->count * c->esize) / c->tp.ringMBps;
-	k = sqrt(us * 1000 / (c->tp.stepNs + c->tp.barrierNs * c->nranks));
-	return k < 1 ? 1 : k > 16 ? 16 : (uint64_t)(k + 0.5);
-}
-
 static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
 {
 	int nr = c->nranks;
-	uint64_t es = c->esize, v = c->count * es, k = chunks(c);
+	uint64_t es = c->esize, v = c->count * es, k = swccl_pipeline_chunks(c, c->nranks);
 	uint64_t ch = (c->count + k - 1) / k, items[SWCCL_MAX_RANKS];
 
 	(void)s;

@@ -219,6 +219,8 @@ const char *swccl_op_name(swcclRedOp_t op);
 
 /* swccl_shard.c: rank i's part [lo, lo + len) of n elements split in parts */
 void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len);
+/* Chunks of a CSC1 pipeline whose chunk waits for @barriers flags. */
+uint64_t swccl_pipeline_chunks(const struct swccl_call *c, int barriers);
 
 /* swccl_prog.c */
 void prog_init(struct swccl_prog *p);

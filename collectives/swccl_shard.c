@@ -7,6 +7,8 @@
  * n elements into @parts nearly equal contiguous parts: the first n % parts
  * get one element more, so any count works and parts differ by at most one.
  */
+#include <math.h>
+
 #include "swccl_internal.h"
 
 void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len)
@@ -15,4 +17,21 @@ void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len)
 
 	*len = base + (ui < rem);
 	*lo = ui * base + (ui < rem ? ui : rem);
+}
+
+/*
+ * CSC1 pipelines (Broadcast, Reduce): K chunks cost about V/BW/K of
+ * exposed transfer plus K x (a step and @barriers wake-ups), minimised at
+ * K ~ sqrt(V/BW / (t_step + barriers x t_barrier)); 1..16, or
+ * SWCCL_CSC1_CHUNKS.
+ */
+uint64_t swccl_pipeline_chunks(const struct swccl_call *c, int barriers)
+{
+	double us, k;
+
+	if (c->pipeline > 0)
+		return (uint64_t)c->pipeline;
+	us = (double)(c->count * c->esize) / c->tp.ringMBps;
+	k = sqrt(us * 1000 / (c->tp.stepNs + (double)c->tp.barrierNs * barriers));
+	return k < 1 ? 1 : k > 16 ? 16 : (uint64_t)(k + 0.5);
 }
