@@ -3,10 +3,16 @@
 #   make demo    boot a VM with an emulated SW-AI card and run the main job
 #   make check   install/build everything, host unit tests, VM selftests
 #   make setup   install Debian packages, fetch the guest kernel, build QEMU
-#   make         build swai.ko, the tools and the tests (after setup)
+#   make         build swai.ko, the libraries, the tools and the tests (after setup)
 #
 # Everything built lands in build/; what setup fetches is cached in
 # $(SWAI_CACHE) (default ~/.cache/swai-intracc) and described by env.mk there.
+#
+# Every userspace component is compiled once per flavour and archived:
+#   build/obj/  -O2, position independent, hidden symbols: the libraries and tools
+#   build/san/  -O1 under ASan/UBSan: the host unit tests
+# and linked from there; nothing compiles another component's .c files.
+# Header dependencies come from the compiler (-MMD).
 
 SWAI_CACHE ?= $(HOME)/.cache/swai-intracc
 export SWAI_CACHE
@@ -20,14 +26,48 @@ CSTD := -std=gnu11
 WARN := -Wall -Wextra -Werror
 DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
 DRM_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null)
-USER_CFLAGS := $(CSTD) $(WARN) -O2 -g -I$(TOP)/uapi $(DRM_CFLAGS)
+# Public headers every userspace component may include.
+INC := -I$(TOP)/uapi -Iruntime/include -Icollectives/include -Iruntime/kernels -Itools/card \
+	-Itools/lib
+BASE_CFLAGS := $(CSTD) $(WARN) -g $(INC) $(DRM_CFLAGS) -MMD -MP
 # Host unit tests run under ASan/UBSan; every finding is fatal.
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all setup check demo module runtime collectives tools selftests unit-tests faults clean \
-	lint need-setup install
+# Extra flags per source directory (private headers of a component stay its own).
+# -ffp-contract=off: the emitters' host reference must round like the card
+# (no fused multiply-add).
+DIRFLAGS_runtime := -Iruntime
+DIRFLAGS_runtime/tests := -Iruntime
+DIRFLAGS_runtime/kernels := -ffp-contract=off
+DIRFLAGS_runtime/kernels/tests := -ffp-contract=off -Iruntime/kernels/tests
+DIRFLAGS_collectives := -Icollectives
+DIRFLAGS_collectives/tests := -Icollectives -Iruntime/kernels/tests
+DIRFLAGS_tools/bench := -Iruntime -Itools/bench
+DIRFLAGS_tools/bench/tests := -Itools/bench
+DIRFLAGS_tools/smi := -Iruntime
+DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu
+DIRFLAGS_selftests := -Iruntime -isystem $(SWAI_KSELFTEST) -Wno-clobbered
+dirflags = $(DIRFLAGS_$(patsubst %/,%,$(dir $(1))))
 
-all: module runtime collectives tools selftests unit-tests faults
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -O2 -fPIC -fvisibility=hidden $(call dirflags,$<) -c -o $@ $<
+$(B)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -O1 $(SAN) $(call dirflags,$<) -c -o $@ $<
+# obj FLAVOUR, SOURCES: the objects of SOURCES in build/FLAVOUR/.
+objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
+# An archive of objects, rebuilt from scratch so removed files leave it too.
+define archive
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	ar rcs $@ $^
+endef
+
+.PHONY: all setup check demo module libs runtime collectives tools selftests unit-tests faults \
+	clean lint need-setup install
+
+all: module libs tools selftests unit-tests faults
 
 setup:
 	@tools/setup.sh
@@ -52,28 +92,52 @@ tools/vm/faults/swai_fault.ko: tools/vm/faults/swai_fault.c tools/vm/faults/Kbui
 	@$(MAKE) -C $(SWAI_KDIR) M=$(TOP)/tools/vm/faults W=1 modules >$(B)/kbuild-faults.log 2>&1 || \
 		{ cat $(B)/kbuild-faults.log; exit 1; }
 
-# --- kernels/: compute-kernel program emitters, linked (hidden) into both libraries -------
-# -ffp-contract=off: the host reference must round like the card (no fused multiply-add).
-KERNELS_SRC := $(wildcard kernels/*.c)
-KERNELS_HDR := $(wildcard kernels/*.h) uapi/drm/swai_program.h
-KERNELS_CFLAGS := -Ikernels -ffp-contract=off
+# --- static components ------------------------------------------------------------------
+# The card's definition (tools/card/): the program builder, linked hidden into every
+# component that builds programs.
+CARD_SRC := $(wildcard tools/card/*.c)
+# The compute-kernel emitters (runtime/kernels/), linked hidden into libsdaa and libswccl.
+SWK_SRC := $(filter-out runtime/kernels/swk_ref.c,$(wildcard runtime/kernels/*.c))
+# Their bit-exact host reference: the tests' and the benchmarks' independent oracle.
+SWKREF_SRC := runtime/kernels/swk_ref.c
+# Finding the cards in /sys/class/accel: libsdaa, swai-smi and the selftests.
+CARDS_SRC := runtime/swai_cards.c
+# The device suballocator (libsdaa's second level), also benchmarked alone.
+SUBALLOC_SRC := runtime/sdaa_suballoc.c runtime/sdaa_suballoc_index.c
+# The swccl-bench parts without a card: data, models, reports (also the unit test's).
+BENCH_PURE := tools/bench/swccl-bench-data.c tools/bench/swccl-bench-model.c \
+	tools/bench/swccl-bench-report.c tools/bench/swccl-mlp-model.c
+
+$(B)/obj/lib/libswaicard.a: $(call objs,obj,$(CARD_SRC)); $(archive)
+$(B)/obj/lib/libswk.a: $(call objs,obj,$(SWK_SRC)); $(archive)
+$(B)/obj/lib/libswkref.a: $(call objs,obj,$(SWKREF_SRC)); $(archive)
+$(B)/obj/lib/libswaicards.a: $(call objs,obj,$(CARDS_SRC)); $(archive)
+$(B)/obj/lib/libbenchpure.a: $(call objs,obj,$(BENCH_PURE)); $(archive)
+$(B)/san/lib/libswaicard.a: $(call objs,san,$(CARD_SRC)); $(archive)
+$(B)/san/lib/libswk.a: $(call objs,san,$(SWK_SRC)); $(archive)
+$(B)/san/lib/libswkref.a: $(call objs,san,$(SWKREF_SRC)); $(archive)
+$(B)/san/lib/libswaicards.a: $(call objs,san,$(CARDS_SRC)); $(archive)
+$(B)/san/lib/libsuballoc.a: $(call objs,san,$(SUBALLOC_SRC)); $(archive)
+$(B)/san/lib/libbenchpure.a: $(call objs,san,$(BENCH_PURE)); $(archive)
 
 # --- libsdaa: versioned shared library + pkg-config --------------------------------
 SDAA_SOVER := 0
 SDAA_VER := 0.4.0
-RT_SRC := $(wildcard runtime/*.c)
-RT_HDR := $(wildcard runtime/*.h runtime/include/*.h) uapi/drm/swai_accel.h $(KERNELS_HDR)
-RT_CFLAGS := $(USER_CFLAGS) -Iruntime/include -Iruntime -Itools/testing $(KERNELS_CFLAGS)
+RT_SRC := $(filter-out $(CARDS_SRC),$(wildcard runtime/*.c))
 LIBSDAA := $(B)/lib/libsdaa.so.$(SDAA_VER)
 SDAA_LINK := -L$(B)/lib -lsdaa
+libs: runtime collectives
 runtime: $(LIBSDAA) $(B)/lib/pkgconfig/sdaa.pc
-$(LIBSDAA): $(RT_SRC) $(KERNELS_SRC) $(RT_HDR) runtime/libsdaa.map
+$(LIBSDAA): $(call objs,obj,$(RT_SRC)) $(B)/obj/lib/libswk.a $(B)/obj/lib/libswaicard.a \
+		$(B)/obj/lib/libswaicards.a \
+		runtime/libsdaa.map
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -fPIC -shared -fvisibility=hidden \
-		-Wl,-soname,libsdaa.so.$(SDAA_SOVER) -Wl,--version-script=runtime/libsdaa.map \
-		-Wl,--no-undefined -DSDAA_SHARED -o $@ $(RT_SRC) $(KERNELS_SRC) $(DRM_LIBS) -lnuma -lpthread -lm
+	$(CC) -shared -Wl,-soname,libsdaa.so.$(SDAA_SOVER) -Wl,--version-script=runtime/libsdaa.map \
+		-Wl,--no-undefined -o $@ $(filter %.o %.a,$^) $(DRM_LIBS) -lnuma -lpthread -lm
 	ln -sf libsdaa.so.$(SDAA_VER) $(B)/lib/libsdaa.so.$(SDAA_SOVER)
 	ln -sf libsdaa.so.$(SDAA_SOVER) $(B)/lib/libsdaa.so
+# The unit test links the runtime's objects (not the .so), so its internals are reachable.
+$(B)/obj/runtime/sdaa_card.o: BASE_CFLAGS += -DSDAA_SHARED
 # In the build tree the .pc points at build/ and the source headers.
 $(B)/lib/pkgconfig/sdaa.pc: runtime/sdaa.pc.in Makefile
 	@mkdir -p $(dir $@)
@@ -84,17 +148,16 @@ $(B)/lib/pkgconfig/sdaa.pc: runtime/sdaa.pc.in Makefile
 SWCCL_SOVER := 0
 SWCCL_VER := 0.2.0
 CCL_SRC := $(wildcard collectives/*.c)
-CCL_HDR := $(wildcard collectives/*.h collectives/include/*.h) uapi/drm/swai_program.h \
-	runtime/include/sdaa_runtime.h
-CCL_CFLAGS := $(USER_CFLAGS) -Icollectives/include -Icollectives -Iruntime/include $(KERNELS_CFLAGS)
 LIBSWCCL := $(B)/lib/libswccl.so.$(SWCCL_VER)
 SWCCL_LINK := -L$(B)/lib -lswccl -lsdaa
 collectives: $(LIBSWCCL) $(B)/lib/pkgconfig/swccl.pc
-$(LIBSWCCL): $(CCL_SRC) $(KERNELS_SRC) $(CCL_HDR) $(KERNELS_HDR) collectives/libswccl.map $(LIBSDAA)
+$(LIBSWCCL): $(call objs,obj,$(CCL_SRC)) $(B)/obj/lib/libswk.a $(B)/obj/lib/libswkref.a \
+		$(B)/obj/lib/libswaicard.a \
+		collectives/libswccl.map $(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CCL_CFLAGS) -fPIC -shared -fvisibility=hidden \
-		-Wl,-soname,libswccl.so.$(SWCCL_SOVER) -Wl,--version-script=collectives/libswccl.map \
-		-Wl,--no-undefined -o $@ $(CCL_SRC) $(KERNELS_SRC) $(SDAA_LINK) -lpthread -lm
+	$(CC) -shared -Wl,-soname,libswccl.so.$(SWCCL_SOVER) \
+		-Wl,--version-script=collectives/libswccl.map -Wl,--no-undefined -o $@ \
+		$(filter %.o %.a,$^) $(SDAA_LINK) -lpthread -lm
 	ln -sf libswccl.so.$(SWCCL_VER) $(B)/lib/libswccl.so.$(SWCCL_SOVER)
 	ln -sf libswccl.so.$(SWCCL_SOVER) $(B)/lib/libswccl.so
 $(B)/lib/pkgconfig/swccl.pc: collectives/swccl.pc.in Makefile
@@ -118,82 +181,48 @@ install: runtime
 TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/swccl-bench \
 	$(B)/bin/swccl-mlp
 tools: $(TOOLS)
-# swccl-bench: the pure parts (data, model, report) are also the host unit test's.
-BENCH_PURE := tools/swccl-bench-data.c tools/swccl-bench-model.c tools/swccl-bench-report.c \
-	tools/swccl-mlp-model.c
-BENCH_SRC := tools/swccl-bench.c tools/swccl-bench-run.c tools/swccl-bench-summary.c \
-	tools/swccl-bench-fused.c tools/swccl-tp.c kernels/swk_ref.c $(BENCH_PURE)
-BENCH_HDR := $(wildcard tools/swccl-bench*.h) tools/swccl-tp.h tools/swccl-mlp-model.h \
-	collectives/include/swccl.h $(KERNELS_HDR) \
-	runtime/include/sdaa_runtime.h tools/testing/splitmix64.h
-BENCH_INC := -Iruntime/include -Icollectives/include -Itools/testing
-$(B)/bin/swccl-bench: $(BENCH_SRC) $(BENCH_HDR) $(LIBSDAA) $(B)/lib/libswccl.so
+RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
+	tools/bench/swccl-bench-summary.c tools/bench/swccl-bench-fused.c tools/bench/swccl-tp.c
+$(B)/bin/swccl-bench: $(call objs,obj,$(BENCH_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \
+		$(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O2 -g $(BENCH_INC) -I$(TOP)/uapi $(KERNELS_CFLAGS) -o $@ $(BENCH_SRC) \
-		-L$(B)/lib -lswccl -lsdaa \
-		-Wl,-rpath,'$$ORIGIN/../lib' -lm
+	$(CC) -o $@ $(filter %.o %.a,$^) $(SWCCL_LINK) $(RPATH) -lm
 # swccl-mlp: the TP+SP MLP block, fused and unfused, and the paper's Table 5.
-MLP_SRC := tools/swccl-mlp.c tools/swccl-mlp-model.c tools/swccl-tp.c kernels/swk_ref.c
-$(B)/bin/swccl-mlp: $(MLP_SRC) tools/swccl-mlp-model.h tools/swccl-tp.h $(KERNELS_HDR) \
-		collectives/include/swccl.h runtime/include/sdaa_runtime.h $(LIBSDAA) \
-		$(B)/lib/libswccl.so
+MLP_SRC := tools/bench/swccl-mlp.c tools/bench/swccl-tp.c
+$(B)/bin/swccl-mlp: $(call objs,obj,$(MLP_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \
+		$(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O2 -g $(BENCH_INC) -I$(TOP)/uapi $(KERNELS_CFLAGS) -o $@ \
-		$(MLP_SRC) -L$(B)/lib -lswccl -lsdaa -Wl,-rpath,'$$ORIGIN/../lib' -lm
-$(B)/bin/sdaa-bandwidth: tools/sdaa-bandwidth.c runtime/include/sdaa_runtime.h $(LIBSDAA)
+	$(CC) -o $@ $(filter %.o %.a,$^) $(SWCCL_LINK) $(RPATH) -lm
+$(B)/bin/sdaa-bandwidth: $(call objs,obj,tools/bench/sdaa-bandwidth.c) $(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O2 -g -Iruntime/include -o $@ $< $(SDAA_LINK) \
-		-Wl,-rpath,'$$ORIGIN/../lib' -lm
-SUBALLOC_SRC := runtime/sdaa_suballoc.c runtime/sdaa_suballoc_index.c
-SUBALLOC_HDR := $(wildcard runtime/sdaa_suballoc*.h)
-$(B)/bin/sdaa-alloc-bench: tools/sdaa-alloc-bench.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
-		tools/testing/splitmix64.h $(LIBSDAA)
+	$(CC) -o $@ $(filter %.o,$^) $(SDAA_LINK) $(RPATH) -lm
+# The allocator benchmark measures the suballocator alone, against glibc malloc.
+$(B)/bin/sdaa-alloc-bench: $(call objs,obj,tools/bench/sdaa-alloc-bench.c $(SUBALLOC_SRC)) \
+		$(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O2 -g -Iruntime/include -Iruntime -Itools/testing -o $@ $< \
-		$(SUBALLOC_SRC) $(SDAA_LINK) -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
-$(B)/bin/swai-smi: tools/swai-smi.c runtime/swai_cards.c runtime/swai_cards.h uapi/drm/swai_accel.h
+	$(CC) -o $@ $(filter %.o,$^) $(SDAA_LINK) $(RPATH) -lpthread
+$(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicards.a
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Iruntime -o $@ $< runtime/swai_cards.c $(DRM_LIBS)
+	$(CC) -o $@ $^ $(DRM_LIBS)
 
 # --- selftests (run inside the VM) -----------------------------------------------------
 ST_SRC := $(wildcard selftests/*.c)
 ST_BIN := $(patsubst selftests/%.c,$(B)/selftests/%,$(ST_SRC))
 ST_SH := $(patsubst selftests/%.sh,$(B)/selftests/%,$(wildcard selftests/*.sh))
 selftests: need-setup $(ST_BIN) $(ST_SH)
-$(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) runtime/swai_cards.c uapi/drm/swai_accel.h \
-		$(LIBSDAA)
+# Every selftest may use libsdaa, libswccl, the emitters and their host reference
+# (sdaa_kernels_test, swccl_fused_test compare the card with it).
+ST_LIBS := $(B)/obj/lib/libswaicards.a $(B)/obj/lib/libswk.a $(B)/obj/lib/libswkref.a \
+	$(B)/obj/lib/libswaicard.a
+$(B)/selftests/%: $(B)/obj/selftests/%.o $(ST_LIBS) $(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -Itools/testing -isystem $(SWAI_KSELFTEST) \
-		-Wno-clobbered \
-		-o $@ $< runtime/swai_cards.c $(SDAA_LINK) $(DRM_LIBS) -lpthread
-# The kernels selftest compares the card with the host reference (kernels/swk_ref.c)
-# and builds programs of its own with the emitters.
-$(B)/selftests/sdaa_kernels_test: selftests/sdaa_kernels_test.c $(wildcard selftests/*.h) \
-		runtime/swai_cards.c uapi/drm/swai_accel.h $(KERNELS_SRC) $(KERNELS_HDR) $(LIBSDAA)
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(KERNELS_CFLAGS) -Iruntime -Iruntime/include -Itools/testing \
-		-isystem $(SWAI_KSELFTEST) -Wno-clobbered \
-		-o $@ $< $(KERNELS_SRC) runtime/swai_cards.c $(SDAA_LINK) $(DRM_LIBS) -lpthread -lm
-# The swccl selftests also link libswccl.
-$(B)/selftests/swccl_%: selftests/swccl_%.c $(wildcard selftests/*.h) runtime/swai_cards.c \
-		uapi/drm/swai_accel.h $(LIBSDAA) $(LIBSWCCL)
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Iruntime -Iruntime/include -Icollectives/include -Itools/testing \
-		-isystem $(SWAI_KSELFTEST) -Wno-clobbered \
-		-o $@ $< runtime/swai_cards.c $(SWCCL_LINK) $(DRM_LIBS) -lpthread -lm
-# The fused-collectives selftest compares with the host reference (kernels/swk_ref.c).
-$(B)/selftests/swccl_fused_test: selftests/swccl_fused_test.c $(wildcard selftests/*.h) \
-		runtime/swai_cards.c uapi/drm/swai_accel.h kernels/swk_ref.c $(KERNELS_HDR) \
-		$(LIBSDAA) $(LIBSWCCL)
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(KERNELS_CFLAGS) -Iruntime -Iruntime/include -Icollectives/include \
-		-Itools/testing -isystem $(SWAI_KSELFTEST) -Wno-clobbered -o $@ $< kernels/swk_ref.c \
-		runtime/swai_cards.c $(SWCCL_LINK) $(DRM_LIBS) -lpthread -lm
+	$(CC) -o $@ $< $(ST_LIBS) $(SWCCL_LINK) $(DRM_LIBS) -lpthread -lm
 $(B)/selftests/%: selftests/%.sh
 	@mkdir -p $(dir $@)
 	install -m 0755 $< $@
 
-# --- host unit tests (no VM) ----------------------------------------------------------
+# --- host unit tests (no VM), under ASan/UBSan ------------------------------------------
 UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-test \
 	$(B)/tests/swai-exec-test $(B)/tests/swai-timing-test $(B)/tests/swai-compute-test \
 	$(B)/tests/swai-async-test \
@@ -201,48 +230,48 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
 	$(B)/tests/swk-unit-test
 unit-tests: $(UT_BIN)
-# The kernel emitters' programs run in a host interpreter (kernels/tests/swk-interp.h).
-$(B)/tests/swk-unit-test: kernels/tests/swk-unit-test.c kernels/tests/swk-interp.h $(KERNELS_SRC) \
-		$(KERNELS_HDR) tools/testing/tap.h tools/testing/splitmix64.h
+# The kernel emitters' programs run in a host interpreter (runtime/kernels/tests/swk-interp.h).
+$(B)/tests/swk-unit-test: $(B)/san/runtime/kernels/tests/swk-unit-test.o $(B)/san/lib/libswk.a \
+		$(B)/san/lib/libswkref.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(KERNELS_CFLAGS) -Itools/testing -O1 $(SAN) -o $@ $< $(KERNELS_SRC) -lm
-# libswccl's sources compiled into the test, under ASan/UBSan, without the
-# files that call libsdaa: the cost model, shards, and every algorithm's
-# programs run through the simulator on host memory.
+	$(CC) $(SAN) -o $@ $^ -lm
+# libswccl's objects without the ones that call libsdaa: the cost model, shards, and
+# every algorithm's programs run through the simulator on host memory.
 CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c \
 	collectives/swccl_launch.c collectives/swccl_group.c collectives/swccl_timeout.c \
 	collectives/swccl_fused.c collectives/swccl_fused_exec.c,$(CCL_SRC))
-$(B)/tests/swccl-unit-test: collectives/tests/swccl-unit-test.c $(CCL_UT_SRC) $(KERNELS_SRC) \
-		$(CCL_HDR) $(KERNELS_HDR) kernels/tests/swk-interp.h \
-		tools/testing/tap.h tools/testing/splitmix64.h
+$(B)/tests/swccl-unit-test: $(call objs,san,collectives/tests/swccl-unit-test.c $(CCL_UT_SRC)) \
+		$(B)/san/lib/libswk.a $(B)/san/lib/libswkref.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CCL_CFLAGS) -Itools/testing -Ikernels/tests -O1 $(SAN) -o $@ $< $(CCL_UT_SRC) \
-		$(KERNELS_SRC) -lm
-$(B)/tests/swccl-bench-test: tools/tests/swccl-bench-test.c $(BENCH_PURE) $(BENCH_HDR) \
-		tools/testing/tap.h
+	$(CC) $(SAN) -o $@ $^ -lm
+$(B)/tests/swccl-bench-test: $(B)/san/tools/bench/tests/swccl-bench-test.o \
+		$(B)/san/lib/libbenchpure.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) $(BENCH_INC) -Itools -o $@ $< $(BENCH_PURE) -lm
-$(B)/tests/suballoc-test: runtime/tests/suballoc-test.c $(SUBALLOC_SRC) $(SUBALLOC_HDR) \
-		tools/testing/tap.h tools/testing/splitmix64.h
+	$(CC) $(SAN) -o $@ $^ -lm
+$(B)/tests/suballoc-test: $(B)/san/runtime/tests/suballoc-test.o $(B)/san/lib/libsuballoc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ $< $(SUBALLOC_SRC) -lpthread
-# The runtime's sources are compiled into the test (not the .so), so the
-# internal functions are reachable and ASan/UBSan see all of it.
-$(B)/tests/sdaa-unit-test: runtime/tests/sdaa-unit-test.c $(RT_SRC) $(KERNELS_SRC) $(RT_HDR)
+	$(CC) $(SAN) -o $@ $^ -lpthread
+# The runtime's objects are linked into the test (not the .so), so the internal
+# functions are reachable and ASan/UBSan see all of it.
+$(B)/tests/sdaa-unit-test: $(call objs,san,runtime/tests/sdaa-unit-test.c $(RT_SRC)) \
+		$(B)/san/lib/libswk.a $(B)/san/lib/libswaicard.a $(B)/san/lib/libswaicards.a
 	@mkdir -p $(dir $@)
-	$(CC) $(RT_CFLAGS) -O1 $(SAN) -o $@ runtime/tests/sdaa-unit-test.c $(RT_SRC) $(KERNELS_SRC) \
-		$(DRM_LIBS) -lnuma -lpthread -lm
+	$(CC) $(SAN) -o $@ $^ $(DRM_LIBS) -lnuma -lpthread -lm
 CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c tools/qemu/swai-cp.c \
 	tools/qemu/swai-cp-regs.c tools/qemu/swai-exec.c tools/qemu/swai-sync.c \
 	tools/qemu/swai-mem.c tools/qemu/swai-timing.c tools/qemu/swai-reduce.c \
 	tools/qemu/swai-div.c tools/qemu/swai-sched.c tools/qemu/swai-compute.c \
 	tools/qemu/swai-arith.c tools/qemu/swai-philox.c
-CORE_HDR := $(wildcard tools/qemu/swai-*.h tools/qemu/tests/*.h) \
-	tools/testing/tap.h kernel/swai_regs.h uapi/drm/swai_program.h
-$(B)/tests/swai-%-test: tools/qemu/tests/swai-%-test.c $(CORE_SRC) $(CORE_HDR)
+DIRFLAGS_tools/qemu := -Ikernel
+$(B)/san/lib/libswaicore.a: $(call objs,san,$(CORE_SRC)); $(archive)
+$(B)/tests/swai-%-test: $(B)/san/tools/qemu/tests/swai-%-test.o $(B)/san/lib/libswaicore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) -Ikernel -Itools/qemu -Itools/testing -o $@ \
-		$< $(CORE_SRC) -lblas -lm
+	$(CC) $(SAN) -o $@ $^ -lblas -lm
+
+# Objects are kept (make would delete them as intermediates of the archives).
+.SECONDARY:
+# Header dependencies the compiler found.
+-include $(shell find $(B)/obj $(B)/san -name '*.d' 2>/dev/null)
 
 # --- the two commands -----------------------------------------------------------------
 check: setup
@@ -253,7 +282,7 @@ check: setup
 # them on the host into build/swccl-bench-*.png; demo.rc keeps the VM's status.
 demo: setup
 	@$(MAKE) --no-print-directory all
-	@{ SWAI_VM_NO_BUILD=1 tools/swai-vm --cards 1 --hbm-mb 512 --timeout 2400 -- sh -c 'swai-smi && \
+	@{ SWAI_VM_NO_BUILD=1 tools/vm/swai-vm --cards 1 --hbm-mb 512 --timeout 2400 -- sh -c 'swai-smi && \
 		echo && sdaa-bandwidth && echo && \
 		swccl-bench allgather -b 1M -e 32M -f 2 -n 2 -w 1 -a all \
 		--plot /root/swccl-bench-allgather.png && \
@@ -261,7 +290,7 @@ demo: setup
 		--plot /root/swccl-bench-reducescatter.png && \
 		echo && swccl-bench fused-ag -n 2 -w 1 && echo && swccl-bench fused-rs -n 2 -w 1 && \
 		echo && swccl-mlp && echo && swccl-mlp --estimate'; echo $$? >$(B)/demo.rc; } | \
-		tools/swccl-plot.sh $(B); exit $$(cat $(B)/demo.rc)
+		tools/bench/swccl-plot.sh $(B); exit $$(cat $(B)/demo.rc)
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \

@@ -50,7 +50,7 @@ static uint64_t shard_src(const struct swccl_call *c, int k)
 	return shared(&c->r[k].send) ? c->r[k].send.va : c->scratch + (uint64_t)k * b;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks;
 	uint64_t b = c->count * c->esize, recv = c->r[r].recv.va;

@@ -36,7 +36,7 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static void direct(const struct swccl_call *c, int r, struct swccl_prog *p)
+static void direct(const struct swccl_call *c, int r, struct swai_prog *p)
 {
 	int nr = c->nranks;
 	uint64_t b = c->count * c->esize, recv = c->r[r].recv.va;
@@ -51,7 +51,7 @@ static void direct(const struct swccl_call *c, int r, struct swccl_prog *p)
 	}
 }
 
-static void written(const struct swccl_call *c, int r, struct swccl_prog *p)
+static void written(const struct swccl_call *c, int r, struct swai_prog *p)
 {
 	int nr = c->nranks, chunks = c->pipeline > 0 ? c->pipeline : 1;
 	uint64_t b = c->count * c->esize, recv = c->r[r].recv.va;
@@ -97,7 +97,7 @@ static void written(const struct swccl_call *c, int r, struct swccl_prog *p)
 	}
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	(void)s;
 	prog_progress(p, c, r, SWCCL_STEP_START);

@@ -34,7 +34,7 @@ static int steps(const struct swccl_call *c)
 	return c->nranks > 1 ? c->nranks - 1 : 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks, k = (r - s + nr) % nr, next = (r + 1) % nr;
 	uint64_t b = c->count * c->esize, own = c->r[r].recv.va + (uint64_t)r * b;

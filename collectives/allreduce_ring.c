@@ -34,7 +34,7 @@ static int cut(int nr, int r, int s)
 	return s == nr - 2 ? nr : n;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks;
 	uint64_t es = c->esize;

@@ -30,7 +30,7 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	uint64_t v = c->count * c->esize;
 	uint64_t src = root_shared(c) ? c->r[c->root].send.va : c->scratch;

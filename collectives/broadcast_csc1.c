@@ -40,7 +40,7 @@ static uint64_t chunks(const struct swccl_call *c)
 	return swccl_pipeline_chunks(c, 1);
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	uint64_t v = c->count * c->esize, k = chunks(c), ch = (v + k - 1) / k;
 	uint64_t src = direct(c) ? c->r[c->root].send.va : c->scratch;

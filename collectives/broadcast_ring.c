@@ -28,7 +28,7 @@ static int steps(const struct swccl_call *c)
 	return c->nranks > 1 ? c->nranks - 1 : 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks, next = (r + 1) % nr;
 	uint64_t v = c->count * c->esize;

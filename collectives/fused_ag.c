@@ -36,7 +36,7 @@ size_t fused_ag_stage_bytes(const struct swccl_call *c)
 }
 
 int fused_ag_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns,
-		  struct swccl_jobs *out)
+		  struct swai_progs *out)
 {
 	const struct swccl_rank *rk = &c->r[r];
 	struct swk_cfg cfg = { .ldm_bytes = ldm, .max_insns = max_insns,
@@ -51,7 +51,7 @@ int fused_ag_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 			      .n = (uint32_t)c->fz.n, .k = h, .alpha = 1.0f, .beta = 0.0f,
 			      .dtype = dt,
 			      .epilogue = c->fz.gelu ? SWAI_EPI_GELU : SWAI_EPI_NONE };
-	struct swk_progs lnp, gp;
+	struct swai_progs lnp, gp;
 	int e;
 
 	ln.y.va[0] = gathered + (uint64_t)r * slot;
@@ -69,8 +69,8 @@ int fused_ag_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 	g.c.va[0] = rk->fb[FB_OUT].va;
 	g.c.ld = (uint32_t)c->fz.n;
 
-	swk_progs_init(&lnp);
-	swk_progs_init(&gp);
+	swai_progs_init(&lnp);
+	swai_progs_init(&gp);
 	e = swk_layernorm(&lnp, &ln, &cfg);
 	if (!e)
 		e = swk_gemm(&gp, &g, &cfg);
@@ -78,7 +78,7 @@ int fused_ag_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 		e = -ENOMEM;
 	if (!e)
 		e = jobs_two_phases(out, c, r, &lnp, &gp, max_insns);
-	swk_progs_free(&lnp);
-	swk_progs_free(&gp);
+	swai_progs_free(&lnp);
+	swai_progs_free(&gp);
 	return e;
 }

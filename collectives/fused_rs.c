@@ -39,7 +39,7 @@ static uint64_t xslot(const struct swccl_call *c, int i, int j)
 }
 
 int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns,
-		  struct swccl_jobs *out)
+		  struct swai_progs *out)
 {
 	const struct swccl_rank *rk = &c->r[r];
 	struct swk_cfg cfg = { .ldm_bytes = ldm, .max_insns = max_insns,
@@ -55,7 +55,7 @@ int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 					 .offset = c->fz.offset +
 						   (uint64_t)r * c->fz.rows * c->fz.hidden,
 					 .dropout = 1, .out_dtype = SWAI_DT_F32 };
-	struct swk_progs gp, rp;
+	struct swai_progs gp, rp;
 	int e;
 
 	g.a.va[0] = rk->fb[FB_X].va;
@@ -69,8 +69,8 @@ int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 		rd.src[j] = j == r ? rk->tmp : xslot(c, r, j);
 	}
 
-	swk_progs_init(&gp);
-	swk_progs_init(&rp);
+	swai_progs_init(&gp);
+	swai_progs_init(&rp);
 	e = swk_gemm(&gp, &g, &cfg);
 	if (!e)
 		e = swk_reduce_dropout(&rp, &rd, &cfg);
@@ -78,7 +78,7 @@ int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 		e = -ENOMEM;
 	if (!e)
 		e = jobs_two_phases(out, c, r, &gp, &rp, max_insns);
-	swk_progs_free(&gp);
-	swk_progs_free(&rp);
+	swai_progs_free(&gp);
+	swai_progs_free(&rp);
 	return e;
 }

@@ -32,7 +32,7 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks;
 	uint64_t v = c->count * c->esize, written = c->scratch + v, src[SWCCL_MAX_RANKS];

@@ -25,7 +25,7 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks;
 	uint64_t es = c->esize, v = c->count * es, k = swccl_pipeline_chunks(c, c->nranks);

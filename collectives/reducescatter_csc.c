@@ -49,7 +49,7 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks;
 	uint64_t b = c->count * c->esize, all = (uint64_t)nr * b;

@@ -37,7 +37,7 @@ static int steps(const struct swccl_call *c)
 	return 1;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks, chunks = c->pipeline > 0 ? c->pipeline : 1;
 	uint64_t es = c->esize, b = c->count * es, all = (uint64_t)nr * b;

@@ -48,7 +48,7 @@ static int cut(int nr, int r, int s)
 	return s == nr - 2 ? nr : n;
 }
 
-static void build(const struct swccl_call *c, int s, int r, struct swccl_prog *p)
+static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 {
 	int nr = c->nranks, from = s ? cut(nr, r, s - 1) : 0, to, n = 0;
 	uint64_t b = c->count * c->esize, acc = c->scratch + (uint64_t)r * b;

@@ -116,12 +116,12 @@ static swcclResult_t stage(struct swccl_shared *sh, struct swccl_call *c, swcclC
 static swcclResult_t run_fused(struct swccl_shared *sh, struct swccl_call *c, swcclComm_t comm0,
 			       int *launches)
 {
-	struct swccl_jobs jobs[SWCCL_MAX_RANKS];
+	struct swai_progs jobs[SWCCL_MAX_RANKS];
 	swcclResult_t res = stage(sh, c, comm0);
 	int r, e = 0;
 
 	for (r = 0; r < c->nranks; r++)
-		jobs_init(&jobs[r]);
+		swai_progs_init(&jobs[r]);
 	for (r = 0; r < c->nranks && !res && !e; r++)
 		e = c->coll == SWCCL_FUSED_AG ?
 		    fused_ag_jobs(c, r, sh->kldm, sh->kinsns, &jobs[r]) :
@@ -149,7 +149,7 @@ static swcclResult_t run_fused(struct swccl_shared *sh, struct swccl_call *c, sw
 		*launches += jobs[r].n;
 	}
 	for (r = 0; r < c->nranks; r++)
-		jobs_free(&jobs[r]);
+		swai_progs_free(&jobs[r]);
 	return res;
 }
 

@@ -18,6 +18,7 @@
 #include <drm/swai_program.h>
 
 #include "swccl.h"
+#include "swai-prog.h"
 
 /* Platform additions of issue 5, for headers that predate them. */
 #ifndef SWAI_DT_U8
@@ -109,20 +110,6 @@ struct swccl_call {
 	uint64_t stage;		/* fused calls: this call's half of the Global staging */
 };
 
-/* A program under construction. */
-struct swccl_prog {
-	struct swai_insn *in;
-	int n, cap;
-	bool nomem;
-};
-
-/* A fused call's jobs of one rank, in launch order. */
-struct swccl_jobs {
-	struct swccl_prog *p;
-	int n, cap;
-	bool nomem;
-};
-
 /* Progress steps a program reports (swccl_timeout.c names them). */
 enum swccl_step {
 	SWCCL_STEP_START = 1, SWCCL_STEP_WRITTEN, SWCCL_STEP_SYNCED, SWCCL_STEP_REDUCED,
@@ -141,7 +128,7 @@ struct swccl_algo {
 	/* Launches per rank; the host waits for all ranks after each if > 1. */
 	int (*steps)(const struct swccl_call *c);
 	/* Append rank @rank's program for step @step (0-based). */
-	void (*build)(const struct swccl_call *c, int step, int rank, struct swccl_prog *p);
+	void (*build)(const struct swccl_call *c, int step, int rank, struct swai_prog *p);
 };
 
 extern const struct swccl_algo *const swccl_algos[];
@@ -223,22 +210,19 @@ void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len);
 uint64_t swccl_pipeline_chunks(const struct swccl_call *c, int barriers);
 
 /* swccl_prog.c */
-void prog_init(struct swccl_prog *p);
-void prog_free(struct swccl_prog *p);
-void prog_copy(struct swccl_prog *p, uint64_t dst, uint64_t src, uint64_t len);
-void prog_append(struct swccl_prog *p, const struct swai_insn *in, int n);
-void prog_copy_rows(struct swccl_prog *p, uint64_t dst, uint64_t src, uint64_t len,
+void prog_copy(struct swai_prog *p, uint64_t dst, uint64_t src, uint64_t len);
+void prog_copy_rows(struct swai_prog *p, uint64_t dst, uint64_t src, uint64_t len,
 		    uint32_t rows, uint64_t dst_stride, uint64_t src_stride);
-void prog_get(struct swccl_prog *p, uint64_t ldm, uint64_t va, uint64_t len);
-void prog_put(struct swccl_prog *p, uint64_t va, uint64_t ldm, uint64_t len);
-void prog_reduce(struct swccl_prog *p, const struct swccl_call *c, uint64_t dst,
+void prog_get(struct swai_prog *p, uint64_t ldm, uint64_t va, uint64_t len);
+void prog_put(struct swai_prog *p, uint64_t va, uint64_t ldm, uint64_t len);
+void prog_reduce(struct swai_prog *p, const struct swccl_call *c, uint64_t dst,
 		 uint64_t src, uint64_t n);
-void prog_finish_op(struct swccl_prog *p, const struct swccl_call *c, uint64_t ldm,
+void prog_finish_op(struct swai_prog *p, const struct swccl_call *c, uint64_t ldm,
 		    uint64_t n);
-void prog_barrier(struct swccl_prog *p, const struct swccl_call *c, bool host);
-void prog_signal(struct swccl_prog *p, uint64_t sem, uint64_t value);
-void prog_wait(struct swccl_prog *p, uint64_t sem, uint64_t atleast);
-void prog_progress(struct swccl_prog *p, const struct swccl_call *c, int rank,
+void prog_barrier(struct swai_prog *p, const struct swccl_call *c, bool host);
+void prog_signal(struct swai_prog *p, uint64_t sem, uint64_t value);
+void prog_wait(struct swai_prog *p, uint64_t sem, uint64_t atleast);
+void prog_progress(struct swai_prog *p, const struct swccl_call *c, int rank,
 		   enum swccl_step step);
 uint64_t swccl_flag_value(const struct swccl_call *c, uint64_t k);
 size_t swccl_chunk(const struct swccl_call *c, int slots);
@@ -247,9 +231,9 @@ bool swccl_readable(const struct swccl_call *c, const struct swccl_buf *b);
 bool swccl_all_sends_readable(const struct swccl_call *c);
 
 /* swccl_phases.c: the building blocks the algorithm files share */
-void phase_fold(struct swccl_prog *p, const struct swccl_call *c, const uint64_t *items,
+void phase_fold(struct swai_prog *p, const struct swccl_call *c, const uint64_t *items,
 		int nitems, int rot, const uint64_t *out, int nout, bool final, uint64_t n);
-void phase_reduce_rounds(struct swccl_prog *p, const struct swccl_call *c,
+void phase_reduce_rounds(struct swai_prog *p, const struct swccl_call *c,
 			 const uint64_t *src, uint64_t acc, uint64_t dst, uint64_t n);
 
 /*
@@ -270,7 +254,7 @@ struct swccl_sim_result {
 void swccl_sim_reduce(void *dst, const void *src, uint64_t n, int dt, int rop,
 		      const char **error);
 void swccl_sim_div(void *dst, uint64_t n, int dt, uint64_t div, const char **error);
-void swccl_sim_step(const struct swccl_call *c, struct swccl_prog *const *progs,
+void swccl_sim_step(const struct swccl_call *c, struct swai_prog *const *progs,
 		    struct swccl_sim_mem *mem, struct swccl_sim_result *res);
 
 /* swccl_select.c */
@@ -325,26 +309,24 @@ size_t fused_ag_stage_bytes(const struct swccl_call *c);
 size_t fused_rs_stage_bytes(const struct swccl_call *c);
 /* 0 or the emitters' -errno. */
 int fused_ag_jobs(const struct swccl_call *c, int rank, uint64_t ldm, int max_insns,
-		  struct swccl_jobs *out);
+		  struct swai_progs *out);
 int fused_rs_jobs(const struct swccl_call *c, int rank, uint64_t ldm, int max_insns,
-		  struct swccl_jobs *out);
-void jobs_init(struct swccl_jobs *j);
-void jobs_free(struct swccl_jobs *j);
+		  struct swai_progs *out);
 /* Append pre + body + post to the last job, or to a new one if it does not fit. */
-void jobs_unit(struct swccl_jobs *j, const struct swccl_prog *pre, const struct swai_insn *body,
-	       int nbody, const struct swccl_prog *post, int max_insns);
+void jobs_unit(struct swai_progs *j, const struct swai_prog *pre, const struct swai_insn *body,
+	       int nbody, const struct swai_prog *post, int max_insns);
 /* The emitter's programs as units: @pre before the first, @post after the last. */
-struct swk_progs;
-void jobs_add_progs(struct swccl_jobs *j, const struct swk_progs *ps,
-		    const struct swccl_prog *pre, const struct swccl_prog *post, int max_insns);
+struct swai_progs;
+void jobs_add_progs(struct swai_progs *j, const struct swai_progs *ps,
+		    const struct swai_prog *pre, const struct swai_prog *post, int max_insns);
 /*
  * A fused call's two halves around the on-card barrier: @before (the
  * writer: LayerNorm / GEMM) with the START and WRITTEN progress and the
  * BARRIER after it, @after (the reader: GEMM / reduce + dropout) ending
  * with DONE.  0 or -ENOMEM.
  */
-int jobs_two_phases(struct swccl_jobs *out, const struct swccl_call *c, int rank,
-		    const struct swk_progs *before, const struct swk_progs *after, int max_insns);
+int jobs_two_phases(struct swai_progs *out, const struct swccl_call *c, int rank,
+		    const struct swai_progs *before, const struct swai_progs *after, int max_insns);
 
 /* swccl_group.c */
 bool swccl_in_group(void);

@@ -105,10 +105,10 @@ static swcclResult_t run(struct swccl_shared *sh, struct swccl_call *c,
 
 	for (int s = 0; s < steps && !res; s++) {
 		for (int r = 0; r < c->nranks && !res; r++) {
-			struct swccl_prog p;
+			struct swai_prog p;
 			sdaaError_t e = sdaaSuccess;
 
-			prog_init(&p);
+			swai_prog_init(&p);
 			a->build(c, s, r, &p);
 			if (p.nomem)
 				res = swcclSystemError;
@@ -124,7 +124,7 @@ static swcclResult_t run(struct swccl_shared *sh, struct swccl_call *c,
 						 "%s #%llu: launch on rank %d (CG %d): %s",
 						 swccl_coll_name(c->coll), (unsigned long long)c->seq,
 						 r, c->r[r].cg, sdaaGetErrorString(e));
-			prog_free(&p);
+			swai_prog_free(&p);
 		}
 		if (res && s == 0 && a->algo != swcclAlgoRing)
 			swccl_fail_shared(sh, res, comm0->lasterr);	/* ranks launched wait */

@@ -13,7 +13,7 @@
  */
 #include "swccl_internal.h"
 
-void phase_fold(struct swccl_prog *p, const struct swccl_call *c, const uint64_t *items,
+void phase_fold(struct swai_prog *p, const struct swccl_call *c, const uint64_t *items,
 		int nitems, int rot, const uint64_t *out, int nout, bool final, uint64_t n)
 {
 	uint64_t es = c->esize, ch = swccl_chunk(c, nitems) / es;
@@ -40,7 +40,7 @@ void phase_fold(struct swccl_prog *p, const struct swccl_call *c, const uint64_t
  * result and the next rank's part, reducing, and writing the result back
  * (to @acc, or to @dst after the last round).  src[j]: rank j's part.
  */
-void phase_reduce_rounds(struct swccl_prog *p, const struct swccl_call *c,
+void phase_reduce_rounds(struct swai_prog *p, const struct swccl_call *c,
 			 const uint64_t *src, uint64_t acc, uint64_t dst, uint64_t n)
 {
 	int nr = c->nranks;

@@ -45,12 +45,12 @@ swcclResult_t swccl_plan_algo(const struct swccl_algo *a, struct swccl_call *c,
 	memset(plan, 0, sizeof(*plan));
 	plan->algo = a;
 	for (int s = 0; s < steps; s++) {
-		struct swccl_prog prog[SWCCL_MAX_RANKS], *pp[SWCCL_MAX_RANKS];
+		struct swai_prog prog[SWCCL_MAX_RANKS], *pp[SWCCL_MAX_RANKS];
 		struct swccl_sim_result res;
 		bool nomem = false;
 
 		for (int r = 0; r < c->nranks; r++) {
-			prog_init(&prog[r]);
+			swai_prog_init(&prog[r]);
 			a->build(c, s, r, &prog[r]);
 			pp[r] = &prog[r];
 			nomem |= prog[r].nomem;
@@ -59,7 +59,7 @@ swcclResult_t swccl_plan_algo(const struct swccl_algo *a, struct swccl_call *c,
 		if (!nomem)
 			swccl_sim_step(c, pp, NULL, &res);
 		for (int r = 0; r < c->nranks; r++)
-			prog_free(&prog[r]);
+			swai_prog_free(&prog[r]);
 		if (nomem)
 			return swcclSystemError;
 		if (res.error) {

@@ -244,7 +244,7 @@ static bool step(struct sim *s, int r, struct rank_state *st, const struct swai_
 	}
 }
 
-void swccl_sim_step(const struct swccl_call *c, struct swccl_prog *const *progs,
+void swccl_sim_step(const struct swccl_call *c, struct swai_prog *const *progs,
 		    struct swccl_sim_mem *mem, struct swccl_sim_result *res)
 {
 	struct sim *s = calloc(1, sizeof(*s));

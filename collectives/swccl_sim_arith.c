@@ -3,7 +3,7 @@
  * swccl_sim_arith.c - REDUCE and DIV on host memory for the simulator's
  * functional mode (host unit tests), with the card's arithmetic
  * (datasheet §13.5): f16/bf16 through f32, round to nearest even (bf16
- * by kernels/swk_ref.c's converters); integers wrap; max/min keep a
+ * by runtime/kernels/swk_ref.c's converters); integers wrap; max/min keep a
  * non-NaN operand.
  */
 #include <math.h>

@@ -4,7 +4,7 @@
  * sdaaDropout, sdaaConvert) and the job geometry other libraries build
  * their own kernels for (sdaaDeviceGetKernelLimits).
  *
- * Each call checks its arguments, has kernels/ build the programs (one per
+ * Each call checks its arguments, has runtime/kernels/ build the programs (one per
  * job: tiles double-buffered through the LDM) for the stream's core group,
  * and submits them in stream order, each job after the one before.  The
  * addresses are the card's to check, as with sdaaLaunchProgram.
@@ -69,11 +69,11 @@ SDAA_API sdaaError_t sdaaDeviceGetKernelLimits(struct sdaaKernelLimits *lim, int
 /* What a kernel needs from the caller: its emitter and its arguments. */
 struct kernel {
 	const char *fn;
-	int (*emit)(struct swk_progs *out, const void *args, const struct swk_cfg *cfg);
+	int (*emit)(struct swai_progs *out, const void *args, const struct swk_cfg *cfg);
 	const void *args;
 };
 
-static sdaaError_t submit_all(struct sdaa_stream *s, const struct swk_progs *ps)
+static sdaaError_t submit_all(struct sdaa_stream *s, const struct swai_progs *ps)
 {
 	struct sdaa_front deps = s->front;
 	sdaaError_t err = sdaaSuccess;
@@ -94,7 +94,7 @@ static sdaaError_t submit_all(struct sdaa_stream *s, const struct swk_progs *ps)
 static sdaaError_t run(const struct kernel *k, sdaaStream_t stream)
 {
 	struct sdaa_stream *s;
-	struct swk_progs ps;
+	struct swai_progs ps;
 	struct swk_cfg cfg;
 	sdaaError_t err;
 	int ret;
@@ -108,7 +108,7 @@ static sdaaError_t run(const struct kernel *k, sdaaStream_t stream)
 			 k->fn, s->q->xc->card->minor);
 		goto out;
 	}
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	ret = k->emit(&ps, k->args, &cfg);
 	if (ret == -ENOMEM) {
 		err = sdaaErrorMemoryAllocation;
@@ -119,10 +119,10 @@ static sdaaError_t run(const struct kernel *k, sdaaStream_t stream)
 		err = sdaaErrorInvalidValue;
 	} else {
 		sdaa_log(SDAA_LOG_DEBUG, "%s: %d jobs, %ld instructions", k->fn, ps.n,
-			 swk_progs_insns(&ps));
+			 swai_progs_insns(&ps));
 		err = submit_all(s, &ps);
 	}
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 out:
 	sdaa_stream_end(s);
 	return sdaa_error(err);
@@ -130,7 +130,7 @@ out:
 
 /* --- GEMM -------------------------------------------------------------------------- */
 
-static int emit_gemm(struct swk_progs *out, const void *args, const struct swk_cfg *cfg)
+static int emit_gemm(struct swai_progs *out, const void *args, const struct swk_cfg *cfg)
 {
 	return swk_gemm(out, args, cfg);
 }
@@ -178,7 +178,7 @@ SDAA_API sdaaError_t sdaaGemm(sdaaOperation_t transA, sdaaOperation_t transB, in
 
 /* --- LayerNorm ---------------------------------------------------------------------- */
 
-static int emit_ln(struct swk_progs *out, const void *args, const struct swk_cfg *cfg)
+static int emit_ln(struct swai_progs *out, const void *args, const struct swk_cfg *cfg)
 {
 	return swk_layernorm(out, args, cfg);
 }
@@ -215,7 +215,7 @@ SDAA_API sdaaError_t sdaaLayerNorm(void *y, const void *x, const float *gamma,
 
 /* --- Dropout ------------------------------------------------------------------------- */
 
-static int emit_dropout(struct swk_progs *out, const void *args, const struct swk_cfg *cfg)
+static int emit_dropout(struct swai_progs *out, const void *args, const struct swk_cfg *cfg)
 {
 	return swk_dropout(out, args, cfg);
 }
@@ -247,7 +247,7 @@ SDAA_API sdaaError_t sdaaDropout(void *y, const void *x, size_t n, float keepPro
 
 /* --- Convert ------------------------------------------------------------------------- */
 
-static int emit_cvt(struct swk_progs *out, const void *args, const struct swk_cfg *cfg)
+static int emit_cvt(struct swai_progs *out, const void *args, const struct swk_cfg *cfg)
 {
 	return swk_cvt(out, args, cfg);
 }

@@ -2,7 +2,7 @@
 /*
  * sdaa_kernels_test - the compute kernels on the card (sdaaGemm,
  * sdaaLayerNorm, sdaaDropout, sdaaConvert) against the host reference of
- * kernels/swk_ref.c: LayerNorm, Dropout and Convert bit for bit, GEMM
+ * runtime/kernels/swk_ref.c: LayerNorm, Dropout and Convert bit for bit, GEMM
  * within the stated tolerance
  *   |C - ref| <= 1e-5 |alpha| sum_k |a||b| sqrt(k) + 1e-6 (1 + |beta c|)
  * (x 1.2 with GELU), for f32 and bf16, all transposes, odd shapes; dropout
@@ -309,7 +309,7 @@ TEST_F_TIMEOUT(card, gemm_many_jobs, 300)
 	float *a = rand_array(SWAI_DT_F32, asz), *b = rand_array(SWAI_DT_F32, bsz);
 	float *got = malloc(csz * 4);
 	struct dbuf da, db, dc;
-	struct swk_progs ps;
+	struct swai_progs ps;
 	struct swk_gemm g = {
 		.m = m, .n = n, .k = k, .alpha = 1, .beta = 0, .dtype = SWAI_DT_F32,
 		.epilogue = SWAI_EPI_GELU,
@@ -327,9 +327,9 @@ TEST_F_TIMEOUT(card, gemm_many_jobs, 300)
 	g.c = (struct swk_mat){ .va = { va_of(dc.p) }, .ld = n };
 	/* A quarter of the LDM and 12 instructions per job. */
 	cfg = (struct swk_cfg){ lim.ldmBytes / 4, 12, 0 };
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	ASSERT_EQ(0, swk_gemm(&ps, &g, &cfg));
-	TH_LOG("%d jobs, %ld instructions", ps.n, swk_progs_insns(&ps));
+	TH_LOG("%d jobs, %ld instructions", ps.n, swai_progs_insns(&ps));
 	EXPECT_LT(10, ps.n);
 	for (int j = 0; j < ps.n; j++)
 		ASSERT_EQ(sdaaSuccess, sdaaLaunchProgram(ps.p[j].in, ps.p[j].n, NULL));
@@ -344,7 +344,7 @@ TEST_F_TIMEOUT(card, gemm_many_jobs, 300)
 			TH_LOG("C[%d][%d] = %.9g, ref %.9g", i, j, got[(size_t)i * n + j], ref);
 	}
 	EXPECT_EQ(0, bad);
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 	dfree(&da);
 	dfree(&db);
 	dfree(&dc);

@@ -4,7 +4,7 @@
  * swcclGemmReduceScatterDropout on the card: fused and unfused give the same
  * bits (f32, bf16, odd shapes), both match the host reference (LayerNorm and
  * the dropout mask exactly, GEMMs within |got - ref| <= 1e-5 sum_k |a||b|
- * sqrt(k) + 1e-6, kernels/swk_ref.c), every bad argument is refused with a
+ * sqrt(k) + 1e-6, runtime/kernels/swk_ref.c), every bad argument is refused with a
  * message naming it, the fused calls are faster in modeled time, and
  * swcclCommLastCallInfo / SWCCL_FUSION say which ran.
  */

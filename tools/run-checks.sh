@@ -75,7 +75,7 @@ lint() {
 # vm NAME SWAI-VM-ARGS... -- runs every selftest in one VM configuration; the
 # expected geometry is passed to the tests through the environment.
 vm() {
-	SWAI_VM_NO_BUILD=1 "$top/tools/swai-vm" --timeout 900 "$@"
+	SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --timeout 900 "$@"
 }
 
 # The acceptance example, checked from the host with jq: two cards,

@@ -143,18 +143,18 @@ static const char *execute(const struct swccl_algo *a, struct swccl_call *c)
 	for (int r = 0; r < c->nranks; r++)
 		mem.ldm[r] = calloc(1, c->ldm);
 	for (int s = 0; s < a->steps(c) && !err; s++) {
-		struct swccl_prog prog[SWCCL_MAX_RANKS], *pp[SWCCL_MAX_RANKS];
+		struct swai_prog prog[SWCCL_MAX_RANKS], *pp[SWCCL_MAX_RANKS];
 		struct swccl_sim_result res;
 
 		for (int r = 0; r < c->nranks; r++) {
-			prog_init(&prog[r]);
+			swai_prog_init(&prog[r]);
 			a->build(c, s, r, &prog[r]);
 			pp[r] = &prog[r];
 		}
 		swccl_sim_step(c, pp, &mem, &res);
 		err = res.error;
 		for (int r = 0; r < c->nranks; r++)
-			prog_free(&prog[r]);
+			swai_prog_free(&prog[r]);
 	}
 	for (int r = 0; r < c->nranks; r++)
 		free(mem.ldm[r]);
@@ -303,18 +303,18 @@ static void test_bitwise(void)
 #define FLDM (64u << 10)
 #define FINSNS 60			/* small: the emitters split, jobs pack */
 
-static void run_phases(struct swccl_jobs *jobs, int nr, int *barriers, int *errors)
+static void run_phases(struct swai_progs *jobs, int nr, int *barriers, int *errors)
 {
 	struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
 
 	for (int phase = 0; phase < 2; phase++)
 		for (int r = 0; r < nr; r++) {
-			struct swk_progs ps;
+			struct swai_progs ps;
 			int seen = 0;
 
-			swk_progs_init(&ps);
+			swai_progs_init(&ps);
 			for (int j = 0; j < jobs[r].n; j++) {
-				struct swk_prog *p = NULL;
+				struct swai_prog *p = NULL;
 
 				CHECK(jobs[r].p[j].n <= FINSNS);
 				for (int i = 0; i < jobs[r].p[j].n; i++) {
@@ -328,8 +328,8 @@ static void run_phases(struct swccl_jobs *jobs, int nr, int *barriers, int *erro
 					if (in->op == SWAI_OP_SIGNAL || seen != phase)
 						continue;
 					if (!p)
-						p = swk_progs_add(&ps);
-					*swk_prog_add(p) = *in;
+						p = swai_progs_add(&ps);
+					*swai_prog_add(p) = *in;
 				}
 			}
 			if (phase == 0)
@@ -341,11 +341,11 @@ static void run_phases(struct swccl_jobs *jobs, int nr, int *barriers, int *erro
 				if (it.errors)
 					printf("# rank %d phase %d: %s\n", r, phase, it.why);
 			}
-			swk_progs_free(&ps);
+			swai_progs_free(&ps);
 		}
 }
 
-static void run_unit(const struct swk_progs *ps, int *errors)
+static void run_unit(const struct swai_progs *ps, int *errors)
 {
 	struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
 	struct interp it = { 0 };
@@ -386,7 +386,7 @@ static void fused_ag(int nr, swcclDataType_t t, size_t rows, size_t h, size_t ff
 	uint8_t *x[4], *w[4], *y[4], *yref;
 	float *gamma = malloc(h * 4), *beta = malloc(h * 4), *out[4], *oref = malloc(m * ffn * 4);
 	uint8_t *stage = calloc(1, 2 * fused_ag_stage_bytes(&c) + 1);
-	struct swccl_jobs jobs[4];
+	struct swai_progs jobs[4];
 	uint64_t seed = 1;
 
 	yref = malloc(m * h * es);
@@ -407,7 +407,7 @@ static void fused_ag(int nr, swcclDataType_t t, size_t rows, size_t h, size_t ff
 		c.r[r].fb[FB_BETA].va = VA(beta);
 		c.r[r].fb[FB_W].va = VA(w[r]);
 		c.r[r].fb[FB_OUT].va = VA(out[r]);
-		jobs_init(&jobs[r]);
+		swai_progs_init(&jobs[r]);
 		CHECK_EQ(fused_ag_jobs(&c, r, FLDM, FINSNS, &jobs[r]), 0);
 		splits += jobs[r].n > 1;
 	}
@@ -419,30 +419,30 @@ static void fused_ag(int nr, swcclDataType_t t, size_t rows, size_t h, size_t ff
 				     .dtype = (uint8_t)dt, .x = VA(x[r]), .gamma = VA(gamma),
 				     .beta = VA(beta), .ldx = (uint32_t)h };
 		struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
-		struct swk_progs ps;
+		struct swai_progs ps;
 
 		ln.y.va[0] = VA(yref + r * rows * h * es);
 		ln.y.ld = (uint32_t)h;
-		swk_progs_init(&ps);
+		swai_progs_init(&ps);
 		CHECK_EQ(swk_layernorm(&ps, &ln, &cfg), 0);
 		run_unit(&ps, &err);
-		swk_progs_free(&ps);
+		swai_progs_free(&ps);
 	}
 	for (int r = 0; r < nr; r++) {
 		struct swk_gemm g = { .m = (uint32_t)m, .n = (uint32_t)ffn, .k = (uint32_t)h,
 				      .alpha = 1, .dtype = (uint8_t)dt, .epilogue = SWAI_EPI_GELU };
 		struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
-		struct swk_progs ps;
+		struct swai_progs ps;
 
 		g.a.va[0] = VA(yref);
 		g.a.ld = g.c.ld = (uint32_t)h;
 		g.b.va[0] = VA(w[r]);
 		g.b.ld = g.c.ld = (uint32_t)ffn;
 		g.c.va[0] = VA(oref);
-		swk_progs_init(&ps);
+		swai_progs_init(&ps);
 		CHECK_EQ(swk_gemm(&ps, &g, &cfg), 0);
 		run_unit(&ps, &err);
-		swk_progs_free(&ps);
+		swai_progs_free(&ps);
 		CHECK_EQ(err, 0);
 		CHECK_EQ(bars[r], 1);
 		CHECK(!memcmp(y[r], yref, m * h * es));
@@ -452,7 +452,7 @@ static void fused_ag(int nr, swcclDataType_t t, size_t rows, size_t h, size_t ff
 		      (7ULL << 8 | SWCCL_STEP_DONE));
 	}
 	for (int r = 0; r < nr; r++) {
-		jobs_free(&jobs[r]);
+		swai_progs_free(&jobs[r]);
 		free(x[r]);
 		free(w[r]);
 		free(y[r]);
@@ -473,7 +473,7 @@ static void fused_rs(int nr, swcclDataType_t t, size_t rows, size_t h, size_t k)
 	uint8_t *a[4], *w[4];
 	float *out[4], *tmp[4], *p[4], *acc = malloc(blk * 4), *want = malloc(blk * 4);
 	uint8_t *stage = calloc(1, fused_rs_stage_bytes(&c) + 1);
-	struct swccl_jobs jobs[4];
+	struct swai_progs jobs[4];
 	uint64_t seed = 2;
 
 	c.stage = VA(stage);
@@ -489,7 +489,7 @@ static void fused_rs(int nr, swcclDataType_t t, size_t rows, size_t h, size_t k)
 		c.r[r].fb[FB_W].va = VA(w[r]);
 		c.r[r].fb[FB_OUT].va = VA(out[r]);
 		c.r[r].tmp = VA(tmp[r]);
-		jobs_init(&jobs[r]);
+		swai_progs_init(&jobs[r]);
 		CHECK_EQ(fused_rs_jobs(&c, r, FLDM, FINSNS, &jobs[r]), 0);
 	}
 	run_phases(jobs, nr, bars, &err);
@@ -499,17 +499,17 @@ static void fused_rs(int nr, swcclDataType_t t, size_t rows, size_t h, size_t k)
 		struct swk_gemm g = { .m = (uint32_t)m, .n = (uint32_t)h, .k = (uint32_t)k,
 				      .alpha = 1, .dtype = (uint8_t)dt };
 		struct swk_cfg cfg = { .ldm_bytes = FLDM, .max_insns = FINSNS };
-		struct swk_progs ps;
+		struct swai_progs ps;
 
 		g.a.va[0] = VA(a[r]);
 		g.a.ld = (uint32_t)k;
 		g.b.va[0] = VA(w[r]);
 		g.b.ld = g.c.ld = (uint32_t)h;
 		g.c.va[0] = VA(p[r]);
-		swk_progs_init(&ps);
+		swai_progs_init(&ps);
 		CHECK_EQ(swk_gemm(&ps, &g, &cfg), 0);
 		run_unit(&ps, &err);
-		swk_progs_free(&ps);
+		swai_progs_free(&ps);
 	}
 	CHECK_EQ(err, 0);
 	for (int r = 0; r < nr; r++) {
@@ -522,7 +522,7 @@ static void fused_rs(int nr, swcclDataType_t t, size_t rows, size_t h, size_t k)
 		CHECK(!memcmp(out[r], want, blk * 4));
 	}
 	for (int r = 0; r < nr; r++) {
-		jobs_free(&jobs[r]);
+		swai_progs_free(&jobs[r]);
 		free(a[r]);
 		free(w[r]);
 		free(out[r]);

@@ -353,7 +353,7 @@ sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *params, int devic
  * sdaaErrorInvalidValue, and nothing runs.
  *
  * Arithmetic is f32 in a fixed order (datasheet §13.7): LayerNorm, Dropout
- * and Convert are bit-exact against the host reference (kernels/swk_ref.c);
+ * and Convert are bit-exact against the host reference (runtime/kernels/swk_ref.c);
  * GEMM uses the card's BLAS with K split into blocks when a panel does not
  * fit the LDM, and meets |C - exact| <= 1e-5 |alpha| sum_k |a||b| sqrt(k) +
  * 1e-6 (1 + |beta C|).

@@ -1,4 +1,4 @@
-# tools/vm/initramfs.sh - build the guest initramfs for tools/swai-vm (sourced).
+# tools/vm/initramfs.sh - build the guest initramfs for tools/vm/swai-vm (sourced).
 #
 # The base image holds busybox, /init, swai.ko with the guest kernel modules it
 # depends on, and everything under build/ (bin/, lib/, selftests/) with the

@@ -5,7 +5,7 @@
 # and show the kernel log; a clean module must pass.  Prints TAP.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-vm() { SWAI_VM_NO_BUILD=1 "$here/../../swai-vm" --no-load "$@"; }
+vm() { SWAI_VM_NO_BUILD=1 "$here/../swai-vm" --no-load "$@"; }
 ko=$here/swai_fault.ko
 n=0
 t() {	# NAME WANT-STATUS WANT-STDERR-REGEX -- SWAI-VM-ARGS

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * swai_fault.ko - a deliberately broken module, used only to prove that
- * tools/swai-vm fails a run whose kernel oopses or warns (tools/vm/faults/
+ * tools/vm/swai-vm fails a run whose kernel oopses or warns (tools/vm/faults/
  * run-tests.sh).  Never loaded outside that test.
  */
 #include <linux/bug.h>

@@ -29,7 +29,7 @@ uint64_t swk_ew_tile(uint64_t n, uint64_t ldm_bytes, uint64_t bytes_per_elem,
 	return want < max ? want : max;
 }
 
-int swk_ew_emit(struct swk_progs *out, const struct swk_ew *e, const struct swk_cfg *cfg)
+int swk_ew_emit(struct swai_progs *out, const struct swk_ew *e, const struct swk_cfg *cfg)
 {
 	uint64_t ntiles, per_job;
 	int budget, first = out->n;
@@ -42,7 +42,7 @@ int swk_ew_emit(struct swk_progs *out, const struct swk_ew *e, const struct swk_
 	per_job = (uint64_t)(budget / e->per_tile);
 	for (uint64_t t0 = 0; t0 < ntiles; t0 += per_job) {
 		uint64_t t1 = t0 + per_job < ntiles ? t0 + per_job : ntiles;
-		struct swk_prog *p = swk_progs_add(out);
+		struct swai_prog *p = swai_progs_add(out);
 
 		if (!p)
 			break;

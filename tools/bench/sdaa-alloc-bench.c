@@ -22,7 +22,7 @@
  * sequence through sdaaMalloc/sdaaFree (Local-HBM of device 0; --cross:
  * sdaaMallocCross/sdaaFreeCross, Global-HBM), against glibc in the same
  * run; "held" is then the device memory the process holds at the peak, from
- * sdaaMemGetInfo.  Run it in the VM: tools/swai-vm -- sdaa-alloc-bench --sdaa
+ * sdaaMemGetInfo.  Run it in the VM: tools/vm/swai-vm -- sdaa-alloc-bench --sdaa
  *
  *   sdaa-alloc-bench [-n OPS] [-r REPS] [--json] [--sdaa [--cross]]
  */

@@ -27,14 +27,12 @@ static inline uint64_t swk_div_up(uint64_t a, uint64_t b)
 
 uint32_t swk_f32_bits(float f);
 /* Remove the programs from @first on if anything ran out of memory: 0 or -ENOMEM. */
-int swk_finish(struct swk_progs *out, int first);
-/* Drop the programs from @first on. */
-void swk_progs_truncate(struct swk_progs *out, int first);
+int swk_finish(struct swai_progs *out, int first);
 /* 0 if @cfg is usable, else -EINVAL; the instructions a job may hold in *budget. */
 int swk_cfg_budget(const struct swk_cfg *cfg, int *budget);
 
 /* An asynchronous DMA_GET / DMA_PUT (strides equal to @len become 0). */
-void swk_xfer(struct swk_prog *p, uint8_t op, uint64_t dst, uint64_t src, uint32_t rows,
+void swk_xfer(struct swai_prog *p, uint8_t op, uint64_t dst, uint64_t src, uint32_t rows,
 	      uint64_t len, uint64_t dst_stride, uint64_t src_stride);
 
 /* A run of rows of a struct swk_mat that lies in one block. */
@@ -48,9 +46,9 @@ bool swk_mat_ok(const struct swk_mat *m, uint32_t rows);
  * @ldm_ld bytes between rows: one transfer per block piece; returns the
  * count (the PUT skips blocks at VA 0).
  */
-int swk_get_mat(struct swk_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
+int swk_get_mat(struct swai_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
 		uint32_t nrows, uint32_t c0, uint32_t ncols, uint64_t ldm, uint64_t ldm_ld);
-int swk_put_mat(struct swk_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
+int swk_put_mat(struct swai_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
 		uint32_t nrows, uint32_t c0, uint32_t ncols, uint64_t ldm, uint64_t ldm_ld);
 
 /*
@@ -62,9 +60,9 @@ struct swk_ew {
 	uint64_t n, tile;
 	int per_tile;
 	const void *ctx;
-	void (*load)(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par);
-	void (*compute)(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par);
-	void (*store)(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par);
+	void (*load)(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par);
+	void (*compute)(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par);
+	void (*store)(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par);
 };
 /*
  * The tile size for @n elements when each element needs @bytes_per_elem of
@@ -73,6 +71,6 @@ struct swk_ew {
  */
 uint64_t swk_ew_tile(uint64_t n, uint64_t ldm_bytes, uint64_t bytes_per_elem,
 		     unsigned int esize);
-int swk_ew_emit(struct swk_progs *out, const struct swk_ew *e, const struct swk_cfg *cfg);
+int swk_ew_emit(struct swai_progs *out, const struct swk_ew *e, const struct swk_cfg *cfg);
 
 #endif /* SWK_PRIV_H */

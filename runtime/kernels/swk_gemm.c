@@ -90,7 +90,7 @@ static int cput_cost(const struct gplan *pl, uint64_t s)
 	return pieces(&pl->g->c, 4, st.r0, st.mbi, true);
 }
 
-static void emit_loads(const struct gplan *pl, struct swk_prog *p, uint64_t s, bool first)
+static void emit_loads(const struct gplan *pl, struct swai_prog *p, uint64_t s, bool first)
 {
 	const struct swk_gemm *g = pl->g;
 	struct gstep st;
@@ -123,10 +123,10 @@ static void emit_loads(const struct gplan *pl, struct swk_prog *p, uint64_t s, b
 		swk_get_mat(p, &g->c, 4, st.r0, st.mbi, st.j0, st.nbj, c, (uint64_t)st.nbj * 4);
 }
 
-static void emit_gemm(const struct gplan *pl, struct swk_prog *p, uint64_t s)
+static void emit_gemm(const struct gplan *pl, struct swai_prog *p, uint64_t s)
 {
 	const struct swk_gemm *g = pl->g;
-	struct swai_insn_gemm *in = (struct swai_insn_gemm *)swk_prog_add(p);
+	struct swai_insn_gemm *in = (struct swai_insn_gemm *)swai_prog_add(p);
 	struct gstep st;
 
 	if (!in)
@@ -154,7 +154,7 @@ static void emit_gemm(const struct gplan *pl, struct swk_prog *p, uint64_t s)
 	in->beta = swk_f32_bits(st.kk ? 1.0f : g->beta);
 }
 
-static void emit_cput(const struct gplan *pl, struct swk_prog *p, uint64_t s)
+static void emit_cput(const struct gplan *pl, struct swai_prog *p, uint64_t s)
 {
 	struct gstep st;
 
@@ -256,7 +256,7 @@ static long range_cost(const struct gplan *pl, uint64_t s, uint64_t e, bool firs
 	return n;
 }
 
-int swk_gemm(struct swk_progs *out, const struct swk_gemm *g, const struct swk_cfg *cfg)
+int swk_gemm(struct swai_progs *out, const struct swk_gemm *g, const struct swk_cfg *cfg)
 {
 	struct gplan pl = { .g = g };
 	uint64_t nsteps, s = 0, per_row, per_unit;
@@ -273,7 +273,7 @@ int swk_gemm(struct swk_progs *out, const struct swk_gemm *g, const struct swk_c
 	per_row = per_unit * pl.nnb;
 	nsteps = per_row * pl.nmb;
 	while (s < nsteps) {
-		struct swk_prog *p;
+		struct swai_prog *p;
 		uint64_t e = s;
 		long used = 0;
 
@@ -296,7 +296,7 @@ int swk_gemm(struct swk_progs *out, const struct swk_gemm *g, const struct swk_c
 			ret = -E2BIG;
 			break;
 		}
-		p = swk_progs_add(out);
+		p = swai_progs_add(out);
 		if (!p)
 			break;
 		emit_loads(&pl, p, s, true);
@@ -310,7 +310,7 @@ int swk_gemm(struct swk_progs *out, const struct swk_gemm *g, const struct swk_c
 		s = e;
 	}
 	if (ret) {
-		swk_progs_truncate(out, first);
+		swai_progs_truncate(out, first);
 		return ret;
 	}
 	return swk_finish(out, first);

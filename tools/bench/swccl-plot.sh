@@ -1,11 +1,11 @@
 #!/bin/sh
 # swccl-plot.sh DIR - render on the host the plots swccl-bench --plot asked
 # for in the VM (which has no gnuplot).  Reads swccl-bench's output (from
-# tools/swai-vm) on stdin and passes it to stdout, except the gnuplot scripts
+# tools/vm/swai-vm) on stdin and passes it to stdout, except the gnuplot scripts
 # swccl-bench printed between "#### swccl-bench gnuplot FILE.png begin" and
 # "#### swccl-bench gnuplot end": each is saved as DIR/NAME.gp with its
 # output set to DIR/NAME.png (NAME: FILE's base name) and run through gnuplot.
-#   tools/swai-vm -- swccl-bench allgather -a all --plot ag.png | tools/swccl-plot.sh build
+#   tools/vm/swai-vm -- swccl-bench allgather -a all --plot ag.png | tools/bench/swccl-plot.sh build
 set -eu
 dir=${1:?usage: swccl-plot.sh DIR}
 mkdir -p "$dir"

@@ -28,19 +28,9 @@
 
 #include <drm/swai_program.h>
 
-/* --- program buffers --------------------------------------------------------------- */
-struct swk_prog { struct swai_insn *in; int n, cap; bool nomem; };
-struct swk_progs { struct swk_prog *p; int n, cap; bool nomem; };	/* one per job, in order */
+#include "swai-prog.h"
 
-void swk_progs_init(struct swk_progs *ps);
-void swk_progs_free(struct swk_progs *ps);
-/* Append an empty program (a new job) to @ps; NULL (and ps->nomem) without memory. */
-struct swk_prog *swk_progs_add(struct swk_progs *ps);
-/* Append a zeroed instruction to @p; NULL (and p->nomem) without memory. */
-struct swai_insn *swk_prog_add(struct swk_prog *p);
-/* Total number of instructions in @ps. */
-long swk_progs_insns(const struct swk_progs *ps);
-
+/* Programs are built with the project's one builder: struct swai_prog(s). */
 struct swk_cfg {
 	uint64_t ldm_bytes;	/* the CG's LDM: cpes * ldmPerCpe (8 MiB by default) */
 	int max_insns;		/* per job, SWAI_PROGRAM_MAX_BYTES / 48 */
@@ -111,17 +101,17 @@ struct swk_reduce_dropout {
  * the end (the job drains).  Append a DRAIN before anything that reads the
  * results through HBM in the same job.
  */
-int swk_gemm(struct swk_progs *out, const struct swk_gemm *g, const struct swk_cfg *cfg);
-int swk_layernorm(struct swk_progs *out, const struct swk_ln *l, const struct swk_cfg *cfg);
-int swk_dropout(struct swk_progs *out, const struct swk_dropout *d, const struct swk_cfg *cfg);
-int swk_cvt(struct swk_progs *out, const struct swk_cvt *c, const struct swk_cfg *cfg);
-int swk_reduce_dropout(struct swk_progs *out, const struct swk_reduce_dropout *r,
+int swk_gemm(struct swai_progs *out, const struct swk_gemm *g, const struct swk_cfg *cfg);
+int swk_layernorm(struct swai_progs *out, const struct swk_ln *l, const struct swk_cfg *cfg);
+int swk_dropout(struct swai_progs *out, const struct swk_dropout *d, const struct swk_cfg *cfg);
+int swk_cvt(struct swai_progs *out, const struct swk_cvt *c, const struct swk_cfg *cfg);
+int swk_reduce_dropout(struct swai_progs *out, const struct swk_reduce_dropout *r,
 		       const struct swk_cfg *cfg);
 
 /* Bytes of one element of @dtype (F32, BF16), 0 if not a compute type. */
 unsigned int swk_esize(uint8_t dtype);
 
-/* --- host reference (kernels/swk_ref.c) --------------------------------------------- */
+/* --- host reference (runtime/kernels/swk_ref.c) --------------------------------------------- */
 uint16_t swk_bf16_from_f32(float f);		/* round to nearest even, NaN stays NaN */
 float swk_f32_from_bf16(uint16_t h);		/* exact */
 /* Element @i of an array of @dtype as f32, and the store (rounded to @dtype). */

@@ -16,10 +16,10 @@ struct dropout_ctx {
 	uint64_t set;			/* bytes of one buffer set */
 };
 
-static void dropout_insn(struct swk_prog *p, uint8_t dtype, uint32_t off, uint32_t cnt,
+static void dropout_insn(struct swai_prog *p, uint8_t dtype, uint32_t off, uint32_t cnt,
 			 float keep, uint64_t seed, uint64_t offset)
 {
-	struct swai_insn_dropout *in = (struct swai_insn_dropout *)swk_prog_add(p);
+	struct swai_insn_dropout *in = (struct swai_insn_dropout *)swai_prog_add(p);
 
 	if (!in)
 		return;
@@ -33,7 +33,7 @@ static void dropout_insn(struct swk_prog *p, uint8_t dtype, uint32_t off, uint32
 	in->offset = offset;
 }
 
-static void dropout_load(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void dropout_load(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct dropout_ctx *c = ctx;
 	unsigned int es = swk_esize(c->d->dtype);
@@ -41,7 +41,7 @@ static void dropout_load(const void *ctx, struct swk_prog *p, uint64_t i0, uint3
 	swk_xfer(p, SWAI_OP_DMA_GET, par * c->set, c->d->x + i0 * es, 1, (uint64_t)cnt * es, 0, 0);
 }
 
-static void dropout_compute(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt,
+static void dropout_compute(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt,
 			    int par)
 {
 	const struct dropout_ctx *c = ctx;
@@ -50,7 +50,7 @@ static void dropout_compute(const void *ctx, struct swk_prog *p, uint64_t i0, ui
 		     c->d->offset + i0);
 }
 
-static void dropout_store(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void dropout_store(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct dropout_ctx *c = ctx;
 	unsigned int es = swk_esize(c->d->dtype);
@@ -63,7 +63,7 @@ static bool keep_ok(float keep)
 	return keep > 0.0f && keep <= 1.0f;	/* false for NaN */
 }
 
-int swk_dropout(struct swk_progs *out, const struct swk_dropout *d, const struct swk_cfg *cfg)
+int swk_dropout(struct swai_progs *out, const struct swk_dropout *d, const struct swk_cfg *cfg)
 {
 	unsigned int es = d ? swk_esize(d->dtype) : 0;
 	struct dropout_ctx c = { .d = d };
@@ -89,7 +89,7 @@ struct rd_ctx {
 	uint64_t set;			/* bytes of one buffer set: nsrc f32 buffers (+ output) */
 };
 
-static void rd_load(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void rd_load(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct rd_ctx *c = ctx;
 
@@ -98,13 +98,13 @@ static void rd_load(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t c
 			 (uint64_t)cnt * 4, 0, 0);
 }
 
-static void rd_compute(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void rd_compute(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct rd_ctx *c = ctx;
 	uint64_t acc = par * c->set;
 
 	for (int s = 1; s < c->r->nsrc; s++) {
-		struct swai_insn *in = swk_prog_add(p);
+		struct swai_insn *in = swai_prog_add(p);
 
 		if (!in)
 			return;
@@ -119,7 +119,7 @@ static void rd_compute(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_
 		dropout_insn(p, SWAI_DT_F32, (uint32_t)acc, cnt, c->r->keep, c->r->seed,
 			     c->r->offset + i0);
 	if (c->r->out_dtype != SWAI_DT_F32) {
-		struct swai_insn *in = swk_prog_add(p);
+		struct swai_insn *in = swai_prog_add(p);
 
 		if (!in)
 			return;
@@ -132,7 +132,7 @@ static void rd_compute(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_
 	}
 }
 
-static void rd_store(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void rd_store(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct rd_ctx *c = ctx;
 	unsigned int es = swk_esize(c->r->out_dtype);
@@ -141,7 +141,7 @@ static void rd_store(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t 
 	swk_xfer(p, SWAI_OP_DMA_PUT, c->r->y + i0 * es, src, 1, (uint64_t)cnt * es, 0, 0);
 }
 
-int swk_reduce_dropout(struct swk_progs *out, const struct swk_reduce_dropout *r,
+int swk_reduce_dropout(struct swai_progs *out, const struct swk_reduce_dropout *r,
 		       const struct swk_cfg *cfg)
 {
 	unsigned int es = r ? swk_esize(r->out_dtype) : 0;

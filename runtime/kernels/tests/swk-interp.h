@@ -231,13 +231,13 @@ static void reduce(struct interp *it, const struct swai_insn *in, int pc)
 }
 
 /* Run every job of @ps (each with a cleared LDM, as on the card); the number of errors. */
-static int interp_run(struct interp *it, const struct swk_progs *ps, const struct swk_cfg *cfg)
+static int interp_run(struct interp *it, const struct swai_progs *ps, const struct swk_cfg *cfg)
 {
 	it->size = cfg->ldm_bytes;
 	it->ldm = calloc(1, it->size);
 	it->valid = calloc(1, it->size);
 	for (int j = 0; j < ps->n; j++) {
-		const struct swk_prog *p = &ps->p[j];
+		const struct swai_prog *p = &ps->p[j];
 
 		memset(it->ldm, 0, it->size);
 		memset(it->valid, 0, it->size);

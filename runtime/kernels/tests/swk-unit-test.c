@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * swk-unit-test.c - host unit test of kernels/: the reference arithmetic
+ * swk-unit-test.c - host unit test of runtime/kernels/: the reference arithmetic
  * (Philox known answer, bf16 rounding, GELU, LayerNorm, dropout) and the
  * program emitters, whose programs run in a host interpreter
  * (swk-interp.h) on odd shapes, small LDMs and short job limits so that
@@ -157,7 +157,7 @@ static void test_ref_dropout(void)
 
 /* --- emitters ----------------------------------------------------------------------- */
 
-static int run(const struct swk_progs *ps, const struct swk_cfg *cfg, long *gemms)
+static int run(const struct swai_progs *ps, const struct swk_cfg *cfg, long *gemms)
 {
 	struct interp it = { 0 };
 	int err = interp_run(&it, ps, cfg);
@@ -238,7 +238,7 @@ static void gemm_case(const struct gcase *gc)
 		.alpha = gc->alpha, .beta = gc->beta, .dtype = gc->dt, .epilogue = gc->epi,
 	};
 	struct blk ab, cb, cp = { .n = 0 };
-	struct swk_progs ps;
+	struct swai_progs ps;
 	long gemms = 0;
 	int bad = 0, ret;
 
@@ -251,7 +251,7 @@ static void gemm_case(const struct gcase *gc)
 	to_blocks(&g.c, &cb, c, gc->m, ldc, gc->cbr, 4, -1);
 	if (gc->copy)
 		to_blocks(&g.a_copy, &cp, NULL, gc->m, gc->k, gc->abr, es, 1);
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	ret = swk_gemm(&ps, &g, &cfg);
 	CHECK_EQ(ret, 0);
 	CHECK(ps.n >= gc->min_jobs);
@@ -276,8 +276,8 @@ static void gemm_case(const struct gcase *gc)
 	}
 	printf("# gemm %s%s %ux%ux%u %s: %d jobs, %ld insns, %ld GEMM insns\n", gc->ta ? "T" : "N",
 	       gc->tb ? "T" : "N", gc->m, gc->n, gc->k, gc->dt == SWAI_DT_BF16 ? "bf16" : "f32",
-	       ps.n, swk_progs_insns(&ps), gemms);
-	swk_progs_free(&ps);
+	       ps.n, swai_progs_insns(&ps), gemms);
+	swai_progs_free(&ps);
 	free_blocks(&ab);
 	free_blocks(&cb);
 	free_blocks(&cp);
@@ -343,7 +343,7 @@ static void test_gemm_random(void)
 			.c = { .va = { 1 }, .ld = 1000 },
 		};
 		struct swk_cfg cfg = { gc.ldm, gc.max_insns, 2 };
-		struct swk_progs ps;
+		struct swai_progs ps;
 		int ret;
 
 		if (!gc.ta && (splitmix64(&rng) & 1)) {
@@ -362,9 +362,9 @@ static void test_gemm_random(void)
 		g.a_copy.block_rows = gc.abr;
 		g.a_copy.ld = 1000;
 		/* Plans that cannot fit (a row of A over a tiny LDM) are -E2BIG: skip them. */
-		swk_progs_init(&ps);
+		swai_progs_init(&ps);
 		ret = swk_gemm(&ps, &g, &cfg);
-		swk_progs_free(&ps);
+		swai_progs_free(&ps);
 		CHECK(ret == 0 || ret == -E2BIG);
 		if (ret)
 			continue;
@@ -375,7 +375,7 @@ static void test_gemm_random(void)
 }
 
 /* Compute instructions of @ps in order, as bytes. */
-static size_t computes(const struct swk_progs *ps, struct swai_insn *out, size_t cap)
+static size_t computes(const struct swai_progs *ps, struct swai_insn *out, size_t cap)
 {
 	size_t n = 0;
 
@@ -404,7 +404,7 @@ static void test_same_compute(void)
 	};
 	struct swk_ln l2 = l;
 	static struct swai_insn a[4096], b[4096];
-	struct swk_progs p0, p1;
+	struct swai_progs p0, p1;
 	size_t n0, n1;
 
 	/* Other addresses, blocks, the a_copy hook and another reserve. */
@@ -417,8 +417,8 @@ static void test_same_compute(void)
 	h.a_copy.ld = 300;
 	h.b.va[0] = 0x5550000;
 	h.c.va[0] = 0x6660000;
-	swk_progs_init(&p0);
-	swk_progs_init(&p1);
+	swai_progs_init(&p0);
+	swai_progs_init(&p1);
 	CHECK_EQ(swk_gemm(&p0, &g, &c0), 0);
 	CHECK_EQ(swk_gemm(&p1, &h, &c1), 0);
 	n0 = computes(&p0, a, 4096);
@@ -426,9 +426,9 @@ static void test_same_compute(void)
 	CHECK(n0 > 10);
 	CHECK_EQ(n0, n1);
 	CHECK(!memcmp(a, b, n0 * sizeof(a[0])));
-	CHECK(p0.n != p1.n || swk_progs_insns(&p0) != swk_progs_insns(&p1));
-	swk_progs_free(&p0);
-	swk_progs_free(&p1);
+	CHECK(p0.n != p1.n || swai_progs_insns(&p0) != swai_progs_insns(&p1));
+	swai_progs_free(&p0);
+	swai_progs_free(&p1);
 
 	l2.x = 0x123400;
 	l2.y.block_rows = 75;
@@ -446,8 +446,8 @@ static void test_same_compute(void)
 	CHECK(n0 > 2);
 	CHECK_EQ(n0, n1);
 	CHECK(!memcmp(a, b, n0 * sizeof(a[0])));
-	swk_progs_free(&p0);
-	swk_progs_free(&p1);
+	swai_progs_free(&p0);
+	swai_progs_free(&p1);
 }
 
 static void ln_case(uint32_t rows, uint32_t cols, uint8_t dt, uint64_t ldm, int max_insns,
@@ -465,13 +465,13 @@ static void ln_case(uint32_t rows, uint32_t cols, uint8_t dt, uint64_t ldm, int 
 		.gamma = (uintptr_t)gamma, .beta = (uintptr_t)beta, .ldx = ldx,
 	};
 	struct blk yb, y2b = { .n = 0 };
-	struct swk_progs ps;
+	struct swai_progs ps;
 
 	swk_ref_layernorm(rows, cols, 1e-5f, dt, x, ldx, gamma, beta, ref, cols);
 	to_blocks(&l.y, &yb, NULL, rows, cols, ybr, es, -1);
 	if (y2br)
 		to_blocks(&l.y2, &y2b, NULL, rows, cols, y2br, es, 0);
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	CHECK_EQ(swk_layernorm(&ps, &l, &cfg), 0);
 	CHECK(ps.n >= min_jobs);
 	CHECK(!run(&ps, &cfg, NULL));
@@ -482,8 +482,8 @@ static void ln_case(uint32_t rows, uint32_t cols, uint8_t dt, uint64_t ldm, int 
 		from_blocks(got2, &y2b, rows, cols, y2br, es);
 		CHECK(!memcmp(got2, ref, (size_t)rows * cols * es));
 	}
-	printf("# layernorm %ux%u: %d jobs, %ld insns\n", rows, cols, ps.n, swk_progs_insns(&ps));
-	swk_progs_free(&ps);
+	printf("# layernorm %ux%u: %d jobs, %ld insns\n", rows, cols, ps.n, swai_progs_insns(&ps));
+	swai_progs_free(&ps);
 	free_blocks(&yb);
 	free_blocks(&y2b);
 	free(x);
@@ -512,22 +512,22 @@ static void dropout_case(uint64_t n, uint8_t dt, float keep, uint64_t ldm, int m
 		.n = n, .dtype = dt, .keep = keep, .seed = 0x1234567890abcdefull, .offset = 12345,
 		.x = (uintptr_t)x, .y = (uintptr_t)y,
 	};
-	struct swk_progs ps;
+	struct swai_progs ps;
 
 	swk_ref_dropout(n, dt, keep, d.seed, d.offset, x, ref);
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	CHECK_EQ(swk_dropout(&ps, &d, &cfg), 0);
 	CHECK(!run(&ps, &cfg, NULL));
 	CHECK(!memcmp(y, ref, n * es));
 	/* In place. */
 	d.y = d.x;
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 	CHECK_EQ(swk_dropout(&ps, &d, &cfg), 0);
 	CHECK(!run(&ps, &cfg, NULL));
 	CHECK(!memcmp(x, ref, n * es));
 	printf("# dropout %llu: %d jobs, %ld insns\n", (unsigned long long)n, ps.n,
-	       swk_progs_insns(&ps));
-	swk_progs_free(&ps);
+	       swai_progs_insns(&ps));
+	swai_progs_free(&ps);
 	free(x);
 	free(y);
 	free(ref);
@@ -546,7 +546,7 @@ static void cvt_case(uint64_t n, uint8_t from, uint8_t to, uint64_t ldm, int max
 	void *x = rand_array(from, n), *y = calloc(n, swk_esize(to)), *ref = calloc(n, swk_esize(to));
 	struct swk_cfg cfg = { ldm, max_insns, 0 };
 	struct swk_cvt c = { .n = n, .from = from, .to = to, .x = (uintptr_t)x, .y = (uintptr_t)y };
-	struct swk_progs ps;
+	struct swai_progs ps;
 
 	if (from == SWAI_DT_F32 && n > 4) {	/* specials */
 		((uint32_t *)x)[0] = 0x7f800001;
@@ -554,11 +554,11 @@ static void cvt_case(uint64_t n, uint8_t from, uint8_t to, uint64_t ldm, int max
 		((uint32_t *)x)[2] = 0xff800000;
 	}
 	swk_ref_cvt(n, from, to, x, ref);
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	CHECK_EQ(swk_cvt(&ps, &c, &cfg), 0);
 	CHECK(!run(&ps, &cfg, NULL));
 	CHECK(!memcmp(y, ref, n * swk_esize(to)));
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 	free(x);
 	free(y);
 	free(ref);
@@ -572,9 +572,9 @@ static void test_cvt(void)
 	cvt_case(7, SWAI_DT_BF16, SWAI_DT_BF16, 4096, 1365);
 	{
 		struct swk_cvt c = { .n = 10, .from = SWAI_DT_F32, .to = SWAI_DT_BF16, .x = 1, .y = 2 };
-		struct swk_progs ps;
+		struct swai_progs ps;
 
-		swk_progs_init(&ps);
+		swai_progs_init(&ps);
 		CHECK_EQ(swk_cvt(&ps, &c, &(struct swk_cfg){ 2048, 1365, 0 }), -EINVAL);
 		CHECK_EQ(ps.n, 0);
 	}
@@ -590,7 +590,7 @@ static void rd_case(uint64_t n, int nsrc, int drop, uint8_t out_dt, uint64_t ldm
 		.n = n, .nsrc = nsrc, .y = (uintptr_t)y, .keep = 0.8f, .seed = 77, .offset = 5,
 		.dropout = drop, .out_dtype = out_dt,
 	};
-	struct swk_progs ps;
+	struct swai_progs ps;
 
 	for (int s = 0; s < nsrc; s++) {
 		src[s] = rand_array(SWAI_DT_F32, n);
@@ -601,11 +601,11 @@ static void rd_case(uint64_t n, int nsrc, int drop, uint8_t out_dt, uint64_t ldm
 	if (drop)
 		swk_ref_dropout(n, SWAI_DT_F32, 0.8f, 77, 5, sum, sum);
 	swk_ref_cvt(n, SWAI_DT_F32, out_dt, sum, ref);
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	CHECK_EQ(swk_reduce_dropout(&ps, &r, &cfg), 0);
 	CHECK(!run(&ps, &cfg, NULL));
 	CHECK(!memcmp(y, ref, n * es));
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 	for (int s = 0; s < nsrc; s++)
 		free(src[s]);
 	free(sum);
@@ -623,7 +623,7 @@ static void test_reduce_dropout(void)
 
 static void test_errors(void)
 {
-	struct swk_progs ps;
+	struct swai_progs ps;
 	struct swk_gemm g = {
 		.m = 4, .n = 4, .k = 4, .alpha = 1, .dtype = SWAI_DT_F32,
 		.a = { .va = { 0x1000 }, .ld = 4 }, .b = { .va = { 0x2000 }, .ld = 4 },
@@ -636,7 +636,7 @@ static void test_errors(void)
 	struct swk_dropout d = { .n = 10, .dtype = SWAI_DT_F32, .keep = 0, .x = 1, .y = 1 };
 	struct swk_cfg bad = { 8u << 20, 1365, 1365 };
 
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	g.dtype = SWAI_DT_F16;
 	CHECK_EQ(swk_gemm(&ps, &g, &big), -EINVAL);
 	g.dtype = SWAI_DT_F32;
@@ -659,7 +659,7 @@ static void test_errors(void)
 	g.a.ld = g.k;
 	CHECK_EQ(swk_gemm(&ps, &g, &big), -E2BIG);
 	CHECK_EQ(swk_layernorm(&ps, &l, &(struct swk_cfg){ 8u << 20, 1365, 0 }), 0);
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 	l.cols = l.ldx = l.y.ld = 2000000;		/* gamma, beta and a row over the LDM */
 	CHECK_EQ(swk_layernorm(&ps, &l, &big), -E2BIG);
 	l.eps = NAN;
@@ -672,7 +672,7 @@ static void test_errors(void)
 	d.keep = 1.5f;
 	CHECK_EQ(swk_dropout(&ps, &d, &big), -EINVAL);
 	CHECK_EQ(ps.n, 0);
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 }
 
 /* The default geometry: the shapes of the MLP block give few, large transfers. */
@@ -683,10 +683,10 @@ static void test_big_shapes(void)
 		.a = { .va = { 0x10000000 }, .ld = 6144 }, .b = { .va = { 0x20000000 }, .ld = 1536 },
 		.c = { .va = { 0x30000000 }, .ld = 1536 },
 	};
-	struct swk_progs ps;
+	struct swai_progs ps;
 	uint64_t minlen = ~0ull;
 
-	swk_progs_init(&ps);
+	swai_progs_init(&ps);
 	CHECK_EQ(swk_gemm(&ps, &g, &big), 0);
 	for (int j = 0; j < ps.n; j++) {
 		CHECK(ps.p[j].n <= big.max_insns);
@@ -698,9 +698,9 @@ static void test_big_shapes(void)
 		}
 	}
 	printf("# gemm 2048x1536x6144 bf16: %d jobs, %ld insns, smallest GET %llu bytes\n", ps.n,
-	       swk_progs_insns(&ps), (unsigned long long)minlen);
+	       swai_progs_insns(&ps), (unsigned long long)minlen);
 	CHECK(minlen >= 256 * 1024);
-	swk_progs_free(&ps);
+	swai_progs_free(&ps);
 }
 
 static const struct tap_test tests[] = {

@@ -11,7 +11,7 @@ struct cvt_ctx {
 	bool in_place;
 };
 
-static void cvt_load(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void cvt_load(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct cvt_ctx *c = ctx;
 	unsigned int es = swk_esize(c->c->from);
@@ -24,10 +24,10 @@ static uint64_t cvt_dst(const struct cvt_ctx *c, int par)
 	return par * c->set + (c->in_place ? 0 : c->src_buf);
 }
 
-static void cvt_compute(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void cvt_compute(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct cvt_ctx *c = ctx;
-	struct swai_insn *in = swk_prog_add(p);
+	struct swai_insn *in = swai_prog_add(p);
 
 	(void)i0;
 	if (!in)
@@ -40,7 +40,7 @@ static void cvt_compute(const void *ctx, struct swk_prog *p, uint64_t i0, uint32
 	in->dst = cvt_dst(c, par);
 }
 
-static void cvt_store(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t cnt, int par)
+static void cvt_store(const void *ctx, struct swai_prog *p, uint64_t i0, uint32_t cnt, int par)
 {
 	const struct cvt_ctx *c = ctx;
 	unsigned int es = swk_esize(c->c->to);
@@ -48,7 +48,7 @@ static void cvt_store(const void *ctx, struct swk_prog *p, uint64_t i0, uint32_t
 	swk_xfer(p, SWAI_OP_DMA_PUT, c->c->y + i0 * es, cvt_dst(c, par), 1, (uint64_t)cnt * es, 0, 0);
 }
 
-int swk_cvt(struct swk_progs *out, const struct swk_cvt *cv, const struct swk_cfg *cfg)
+int swk_cvt(struct swai_progs *out, const struct swk_cvt *cv, const struct swk_cfg *cfg)
 {
 	unsigned int ef = cv ? swk_esize(cv->from) : 0, et = cv ? swk_esize(cv->to) : 0;
 	struct cvt_ctx c = { .c = cv };

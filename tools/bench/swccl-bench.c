@@ -21,7 +21,7 @@
  * Global-HBM (sdaaMallocCross), in place; --place local: Local-HBM of each
  * rank's core group, out of place.  Ranks are core groups 0..n-1 of the card
  * of device 0 (default all 4).  Run it in the VM:
- *   tools/swai-vm --cards 1 -- swccl-bench allgather -b 1M -e 64M -f 2 -a all
+ *   tools/vm/swai-vm --cards 1 -- swccl-bench allgather -b 1M -e 64M -f 2 -a all
  */
 #include <getopt.h>
 #include <math.h>

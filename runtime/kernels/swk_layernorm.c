@@ -33,7 +33,7 @@ static int tile_cost(const struct ln_plan *pl, uint32_t t)
 	       swk_mat_pieces(&pl->l->y2, pl->es, r0, n, 0, NULL, true);
 }
 
-static void ln_load(const struct ln_plan *pl, struct swk_prog *p, uint32_t t)
+static void ln_load(const struct ln_plan *pl, struct swai_prog *p, uint32_t t)
 {
 	const struct swk_ln *l = pl->l;
 	uint64_t row = (uint64_t)l->cols * pl->es;
@@ -43,10 +43,10 @@ static void ln_load(const struct ln_plan *pl, struct swk_prog *p, uint32_t t)
 		 (uint64_t)l->ldx * pl->es);
 }
 
-static void ln_compute(const struct ln_plan *pl, struct swk_prog *p, uint32_t t)
+static void ln_compute(const struct ln_plan *pl, struct swai_prog *p, uint32_t t)
 {
 	const struct swk_ln *l = pl->l;
-	struct swai_insn_layernorm *in = (struct swai_insn_layernorm *)swk_prog_add(p);
+	struct swai_insn_layernorm *in = (struct swai_insn_layernorm *)swai_prog_add(p);
 	uint32_t off = (uint32_t)(pl->x_off + (t & 1) * pl->set);
 
 	if (!in)
@@ -64,7 +64,7 @@ static void ln_compute(const struct ln_plan *pl, struct swk_prog *p, uint32_t t)
 	in->beta = (uint32_t)pl->beta_off;
 }
 
-static void ln_store(const struct ln_plan *pl, struct swk_prog *p, uint32_t t)
+static void ln_store(const struct ln_plan *pl, struct swai_prog *p, uint32_t t)
 {
 	const struct swk_ln *l = pl->l;
 	uint64_t off = pl->x_off + (t & 1) * pl->set, row = (uint64_t)l->cols * pl->es;
@@ -93,7 +93,7 @@ static int ln_check(const struct swk_ln *l)
 	return 0;
 }
 
-int swk_layernorm(struct swk_progs *out, const struct swk_ln *l, const struct swk_cfg *cfg)
+int swk_layernorm(struct swai_progs *out, const struct swk_ln *l, const struct swk_cfg *cfg)
 {
 	struct ln_plan pl = { .l = l };
 	uint64_t gb, row, rmax, want, floor;
@@ -121,17 +121,17 @@ int swk_layernorm(struct swk_progs *out, const struct swk_ln *l, const struct sw
 	ntiles = (uint32_t)swk_div_up(l->rows, pl.tile);
 
 	for (uint32_t t0 = 0; t0 < ntiles;) {
-		struct swk_prog *p;
+		struct swai_prog *p;
 		uint32_t t1 = t0;
 		int used = 2;
 
 		while (t1 < ntiles && used + tile_cost(&pl, t1) <= budget)
 			used += tile_cost(&pl, t1++);
 		if (t1 == t0) {
-			swk_progs_truncate(out, first);
+			swai_progs_truncate(out, first);
 			return -E2BIG;
 		}
-		p = swk_progs_add(out);
+		p = swai_progs_add(out);
 		if (!p)
 			break;
 		swk_xfer(p, SWAI_OP_DMA_GET, 0, l->gamma, 1, (uint64_t)l->cols * 4, 0, 0);

@@ -20,7 +20,7 @@
  *   sdaa-bandwidth [--json] [-d DEVICE] [--min BYTES] [--max BYTES] [-n RUNS]
  *                  [--fig12 BYTES]
  * Sizes take K/M/G suffixes.  --json prints every figure as one JSON object
- * per line.  Run it in the VM: tools/swai-vm --cards 1 -- sdaa-bandwidth
+ * per line.  Run it in the VM: tools/vm/swai-vm --cards 1 -- sdaa-bandwidth
  */
 #include <getopt.h>
 #include <math.h>

@@ -11,7 +11,7 @@
  * unfused (each stage its own kernel / collective, CSC, through memory) and
  * fused (swcclLayerNormAllGatherGemm + swcclGemmReduceScatterDropout), in
  * modeled time per stage; checks fused == unfused bit for bit and both
- * against the host reference (kernels/swk_ref.c, sampled rows).
+ * against the host reference (runtime/kernels/swk_ref.c, sampled rows).
  *
  *   swccl-mlp [--hidden H] [--seq S] [--ffn F] [--type bf16|f32]
  *             [--model neox|llama] [-n ITERS] [-w WARMUP] [--estimate] [--json]

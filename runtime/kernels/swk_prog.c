@@ -1,97 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * swk_prog.c - growable program buffers for the kernel emitters: one
- * struct swk_prog per job, collected in a struct swk_progs.  Running out of
- * memory only sets a flag; the emitter checks it once at the end.
+ * swk_prog.c - what the kernel emitters share around the program builder
+ * (tools/card/swai-prog.h): the job budget, the end-of-emitter check,
+ * asynchronous transfers and the pieces of a block-laid-out matrix.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "swk.h"
 #include "swk_priv.h"
-
-void swk_progs_init(struct swk_progs *ps)
-{
-	memset(ps, 0, sizeof(*ps));
-}
-
-void swk_progs_free(struct swk_progs *ps)
-{
-	for (int i = 0; i < ps->n; i++)
-		free(ps->p[i].in);
-	free(ps->p);
-	swk_progs_init(ps);
-}
-
-static bool grow(void **buf, int *cap, size_t esize)
-{
-	int ncap = *cap ? *cap * 2 : 16;
-	void *nb = realloc(*buf, (size_t)ncap * esize);
-
-	if (!nb)
-		return false;
-	*buf = nb;
-	*cap = ncap;
-	return true;
-}
-
-struct swk_prog *swk_progs_add(struct swk_progs *ps)
-{
-	struct swk_prog *p;
-
-	if (ps->n == ps->cap && !grow((void **)&ps->p, &ps->cap, sizeof(*ps->p))) {
-		ps->nomem = true;
-		return NULL;
-	}
-	p = &ps->p[ps->n++];
-	memset(p, 0, sizeof(*p));
-	return p;
-}
-
-struct swai_insn *swk_prog_add(struct swk_prog *p)
-{
-	struct swai_insn *in;
-
-	if (p->n == p->cap && !grow((void **)&p->in, &p->cap, sizeof(*p->in))) {
-		p->nomem = true;
-		return NULL;
-	}
-	in = &p->in[p->n++];
-	memset(in, 0, sizeof(*in));
-	return in;
-}
-
-long swk_progs_insns(const struct swk_progs *ps)
-{
-	long n = 0;
-
-	for (int i = 0; i < ps->n; i++)
-		n += ps->p[i].n;
-	return n;
-}
 
 unsigned int swk_esize(uint8_t dtype)
 {
 	return dtype == SWAI_DT_F32 ? 4 : dtype == SWAI_DT_BF16 ? 2 : 0;
 }
 
-void swk_progs_truncate(struct swk_progs *out, int first)
+int swk_finish(struct swai_progs *out, int first)
 {
-	for (int i = first; i < out->n; i++)
-		free(out->p[i].in);
-	out->n = first;
-	out->nomem = false;
-}
-
-int swk_finish(struct swk_progs *out, int first)
-{
-	bool nomem = out->nomem;
-
-	for (int i = first; i < out->n; i++)
-		nomem |= out->p[i].nomem;
-	if (!nomem)
+	if (!swai_progs_nomem(out, first))
 		return 0;
-	swk_progs_truncate(out, first);
+	swai_progs_truncate(out, first);
 	return -ENOMEM;
 }
 
@@ -115,22 +42,13 @@ uint32_t swk_f32_bits(float f)
 	return u;
 }
 
-void swk_xfer(struct swk_prog *p, uint8_t op, uint64_t dst, uint64_t src, uint32_t rows,
+void swk_xfer(struct swai_prog *p, uint8_t op, uint64_t dst, uint64_t src, uint32_t rows,
 	      uint64_t len, uint64_t dst_stride, uint64_t src_stride)
 {
-	struct swai_insn *in = swk_prog_add(p);
-
-	if (!in)
-		return;
-	in->op = op;
-	in->flags = SWAI_XFER_ASYNC;
-	in->rows = rows;
-	in->len = len;
-	in->dst = dst;
-	in->src = src;
 	/* Contiguous rows are stride 0 (= len): what the card expects for them. */
-	in->dst_stride = rows > 1 && dst_stride != len ? dst_stride : 0;
-	in->src_stride = rows > 1 && src_stride != len ? src_stride : 0;
+	swai_prog_push(p, swai_insn_xfer(op, SWAI_XFER_ASYNC, dst, src, rows, len,
+					 dst_stride != len ? dst_stride : 0,
+					 src_stride != len ? src_stride : 0));
 }
 
 /*
@@ -164,7 +82,7 @@ int swk_mat_pieces(const struct swk_mat *m, unsigned int esize, uint32_t r0, uin
 	return n;
 }
 
-int swk_get_mat(struct swk_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
+int swk_get_mat(struct swai_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
 		uint32_t nrows, uint32_t c0, uint32_t ncols, uint64_t ldm, uint64_t ldm_ld)
 {
 	struct swk_piece pc[SWK_MAX_BLOCKS];
@@ -176,7 +94,7 @@ int swk_get_mat(struct swk_prog *p, const struct swk_mat *m, unsigned int esize,
 	return n;
 }
 
-int swk_put_mat(struct swk_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
+int swk_put_mat(struct swai_prog *p, const struct swk_mat *m, unsigned int esize, uint32_t r0,
 		uint32_t nrows, uint32_t c0, uint32_t ncols, uint64_t ldm, uint64_t ldm_ld)
 {
 	struct swk_piece pc[SWK_MAX_BLOCKS];
