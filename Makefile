@@ -40,12 +40,15 @@ DIRFLAGS_runtime := -Iruntime
 DIRFLAGS_runtime/tests := -Iruntime
 DIRFLAGS_runtime/kernels := -ffp-contract=off
 DIRFLAGS_runtime/kernels/tests := -ffp-contract=off -Iruntime/kernels/tests
-DIRFLAGS_collectives := -Icollectives
-DIRFLAGS_collectives/tests := -Icollectives -Iruntime/kernels/tests
+DIRFLAGS_collectives := -Icollectives -Ikernel
+DIRFLAGS_collectives/tests := -Icollectives -Ikernel -Iruntime/kernels/tests
 DIRFLAGS_tools/bench := -Iruntime -Itools/bench
 DIRFLAGS_tools/bench/tests := -Itools/bench
 DIRFLAGS_tools/smi := -Iruntime
-DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu
+DIRFLAGS_tools/card := -Ikernel
+DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
+DIRFLAGS_tools/qemu := -Ikernel -I$(B)/gen
+DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -I$(B)/gen
 DIRFLAGS_selftests := -Iruntime -isystem $(SWAI_KSELFTEST) -Wno-clobbered
 dirflags = $(DIRFLAGS_$(patsubst %/,%,$(dir $(1))))
 
@@ -93,8 +96,10 @@ tools/vm/faults/swai_fault.ko: tools/vm/faults/swai_fault.c tools/vm/faults/Kbui
 		{ cat $(B)/kbuild-faults.log; exit 1; }
 
 # --- static components ------------------------------------------------------------------
-# The card's definition (tools/card/): the program builder, linked hidden into every
-# component that builds programs.
+# The card's definition (tools/card/): the instruction set, the arithmetic, the
+# timing model and the engine that runs programs, and the program builder.  Linked
+# (hidden) into everything that builds, runs or times programs; an archive, so each
+# links only what it uses (the cost model never pulls in the arithmetic or BLAS).
 CARD_SRC := $(wildcard tools/card/*.c)
 # The compute-kernel emitters (runtime/kernels/), linked hidden into libsdaa and libswccl.
 SWK_SRC := $(filter-out runtime/kernels/swk_ref.c,$(wildcard runtime/kernels/*.c))
@@ -257,14 +262,16 @@ $(B)/tests/sdaa-unit-test: $(call objs,san,runtime/tests/sdaa-unit-test.c $(RT_S
 		$(B)/san/lib/libswk.a $(B)/san/lib/libswaicard.a $(B)/san/lib/libswaicards.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(DRM_LIBS) -lnuma -lpthread -lm
-CORE_SRC := tools/qemu/swai-core.c tools/qemu/swai-mmu.c tools/qemu/swai-cp.c \
-	tools/qemu/swai-cp-regs.c tools/qemu/swai-exec.c tools/qemu/swai-sync.c \
-	tools/qemu/swai-mem.c tools/qemu/swai-timing.c tools/qemu/swai-reduce.c \
-	tools/qemu/swai-div.c tools/qemu/swai-sched.c tools/qemu/swai-compute.c \
-	tools/qemu/swai-arith.c tools/qemu/swai-philox.c
-DIRFLAGS_tools/qemu := -Ikernel
-$(B)/san/lib/libswaicore.a: $(call objs,san,$(CORE_SRC)); $(archive)
-$(B)/tests/swai-%-test: $(B)/san/tools/qemu/tests/swai-%-test.o $(B)/san/lib/libswaicore.a
+# The QEMU device without QEMU, on the engine: the device model's unit tests.
+DEV_SRC := $(filter-out tools/qemu/swai-pci.c,$(wildcard tools/qemu/swai-*.c))
+# Its trace points compile against no-ops generated from the same trace-events.
+$(B)/gen/swai-trace-stubs.h: tools/qemu/trace-events tools/qemu/trace-stubs.awk
+	@mkdir -p $(dir $@)
+	awk -f tools/qemu/trace-stubs.awk $< >$@
+$(call objs,san,$(DEV_SRC) $(wildcard tools/qemu/tests/*.c)): $(B)/gen/swai-trace-stubs.h
+$(B)/san/lib/libswaidev.a: $(call objs,san,$(DEV_SRC)); $(archive)
+$(B)/tests/swai-%-test: $(B)/san/tools/qemu/tests/swai-%-test.o $(B)/san/lib/libswaidev.a \
+		$(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ -lblas -lm
 

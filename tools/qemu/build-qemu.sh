@@ -2,16 +2,23 @@
 # tools/qemu/build-qemu.sh CACHE - build QEMU (Debian's bookworm-backports source)
 # with the swai device model compiled in; print the path of qemu-system-x86_64.
 #
-# The result is cached under CACHE/qemu-<version>/<hash>/, the hash covering the
-# device-model sources and this script, so a warm run does not rebuild.  The build
-# tree is kept, so a change to the device model is an incremental rebuild.
+# The device is tools/qemu/ (registers, MMU, queues, PCI glue, trace-events) and
+# the engine that runs its jobs, tools/card/; both are copied into hw/misc/swai/.
+# The result is cached under CACHE/qemu-<version>/<hash>/, the hash covering those
+# sources and this script, so a warm run does not rebuild.  The build tree is
+# kept, so a change to the device model is an incremental rebuild.
 set -euo pipefail
 cache=$1
 here=$(cd "$(dirname "$0")" && pwd)
 log() { printf 'build-qemu: %s\n' "$*" >&2; }
 
-hash=$(cd "$here" && cat build-qemu.sh meson.build swai*.c swai*.h ../../kernel/swai_regs.h \
-	../../uapi/drm/swai_program.h 2>/dev/null | sha256sum | cut -c1-16)
+top=$(cd "$here/../.." && pwd)
+# Everything hw/misc/swai/ is made of.
+srcs=("$here"/swai*.c "$here"/swai*.h "$here"/trace.h "$here"/trace-events "$here"/meson.build
+	"$top"/tools/card/swai*.c "$top"/tools/card/swai*.h "$top"/kernel/swai_regs.h
+	"$top"/uapi/drm/swai_program.h)
+hash=$( (cat "$here/build-qemu.sh"; for f in "${srcs[@]}"; do echo "${f##*/}"; cat "$f"; done) |
+	sha256sum | cut -c1-16)
 ver=$(apt-cache showsrc -t bookworm-backports qemu 2>/dev/null |
 	awk '/^Version:/{print $2}' | sort -V | tail -n1)
 [ -n "$ver" ] || { log "no qemu source package in bookworm-backports"; exit 1; }
@@ -47,12 +54,24 @@ KC
 	touch "$qdir/src/.done"
 fi
 
+# Our trace-events join QEMU's tracing (trace.h includes the generated header).
+if ! grep -q "'hw/misc/swai'" "$qdir/src/meson.build"; then
+	sed -i "0,/^    'hw\/misc',\$/s//    'hw\/misc',\n    'hw\/misc\/swai',/" "$qdir/src/meson.build"
+	grep -q "'hw/misc/swai'" "$qdir/src/meson.build" ||
+		{ log "trace subdir patch did not apply to meson.build"; exit 1; }
+fi
+
 # Sync the device model into the tree (only files that changed, so ninja rebuilds
-# only what it must).
-mkdir -p "$qdir/src/hw/misc/swai"
-for f in "$here"/swai*.c "$here"/swai*.h "$here"/../../kernel/swai_regs.h \
-	"$here"/../../uapi/drm/swai_program.h "$here"/meson.build; do
-	cmp -s "$f" "$qdir/src/hw/misc/swai/$(basename "$f")" || cp "$f" "$qdir/src/hw/misc/swai/"
+# only what it must; files that are no longer ours go).
+dst=$qdir/src/hw/misc/swai
+mkdir -p "$dst"
+for f in "${srcs[@]}"; do
+	cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/"
+done
+for f in "$dst"/*; do
+	keep=0
+	for g in "${srcs[@]}"; do [ "${g##*/}" = "${f##*/}" ] && keep=1 && break; done
+	[ "$keep" = 1 ] || rm -f "$f"
 done
 
 if [ ! -f "$qdir/build/build.ninja" ]; then

@@ -5,7 +5,9 @@
  * §4.6).  Writes only latch and wake the MPE thread; the work is done by
  * swai_cp_step() (swai-cp.c).
  */
-#include "swai-core.h"
+#include "swai-trace.h"
+
+#include "swai-cp.h"
 
 #define LO(x)       ((uint32_t)(x))
 #define HI(x)       ((uint32_t)((uint64_t)(x) >> 32))
@@ -20,14 +22,15 @@ static bool queue_decode(uint64_t off, unsigned *cg, unsigned *r)
     return true;
 }
 
-static uint32_t queue_status(const struct swai_queue *q)
+static uint32_t queue_status(const struct swai_cp *cp, unsigned cg)
 {
+    const struct swai_cp_queue *q = &cp->q[cg];
     uint32_t v = 0;
 
     if (q->ctrl & SWAI_Q_CTRL_ENABLE) {
         v |= SWAI_Q_STATUS_ENABLED;
     }
-    if (!q->job.active && q->head == q->tail) {
+    if (!swai_engine_busy(&cp->engine, cg) && q->head == q->tail) {
         v |= SWAI_Q_STATUS_IDLE;
     }
     if (q->bad_ring) {
@@ -36,8 +39,10 @@ static uint32_t queue_status(const struct swai_queue *q)
     return v;
 }
 
-static uint32_t queue_read(const struct swai_queue *q, unsigned r)
+static uint32_t queue_read(const struct swai_cp *cp, unsigned cg, unsigned r)
 {
+    const struct swai_cp_queue *q = &cp->q[cg];
+
     switch (r) {
     case SWAI_Q_RING_LO:
         return q->ring_lo;
@@ -52,15 +57,15 @@ static uint32_t queue_read(const struct swai_queue *q, unsigned r)
     case SWAI_Q_TAIL:
         return q->tail;
     case SWAI_Q_STATUS:
-        return queue_status(q);
+        return queue_status(cp, cg);
     case SWAI_Q_COMPLETED_LO:
         return LO(q->completed);
     case SWAI_Q_COMPLETED_HI:
         return HI(q->completed);
     case SWAI_Q_CLOCK_LO:
-        return LO(q->clock_ps / SWAI_PS_PER_NS);
+        return LO(swai_engine_cg_clock_ns(&cp->engine, cg));
     case SWAI_Q_CLOCK_HI:
-        return HI(q->clock_ps / SWAI_PS_PER_NS);
+        return HI(swai_engine_cg_clock_ns(&cp->engine, cg));
     case SWAI_Q_JOBS:
         return q->jobs;
     case SWAI_Q_FENCES:
@@ -70,10 +75,10 @@ static uint32_t queue_read(const struct swai_queue *q, unsigned r)
     }
 }
 
-static bool timing_read(const struct swai_core *s, uint64_t off,
+static bool timing_read(const struct swai_cp *cp, uint64_t off,
                         uint32_t *val)
 {
-    const struct swai_timing_props *t = &s->props.t;
+    const struct swai_timing_props *t = &cp->engine.tp;
 
     switch (off) {
     case SWAI_REG_T_RING_MBPS:
@@ -113,37 +118,37 @@ static bool timing_read(const struct swai_core *s, uint64_t off,
         *val = t->bf16_gflops;
         return true;
     case SWAI_REG_CLOCK_LO:
-        *val = LO(s->cp.clock_ps / SWAI_PS_PER_NS);
+        *val = LO(swai_engine_clock_ns(&cp->engine));
         return true;
     case SWAI_REG_CLOCK_HI:
-        *val = HI(s->cp.clock_ps / SWAI_PS_PER_NS);
+        *val = HI(swai_engine_clock_ns(&cp->engine));
         return true;
     default:
         return false;
     }
 }
 
-bool swai_cp_mmio_read(const struct swai_core *s, uint64_t off,
+bool swai_cp_regs_read(const struct swai_cp *cp, uint64_t off,
                        uint32_t *val)
 {
     unsigned cg, r;
 
     if (queue_decode(off, &cg, &r)) {
-        *val = queue_read(&s->q[cg], r);
+        *val = queue_read(cp, cg, r);
         return true;
     }
-    return timing_read(s, off, val);
+    return timing_read(cp, off, val);
 }
 
-bool swai_cp_mmio_write(struct swai_core *s, uint64_t off, uint32_t v)
+bool swai_cp_regs_write(struct swai_cp *cp, uint64_t off, uint32_t v)
 {
-    struct swai_queue *q;
+    struct swai_cp_queue *q;
     unsigned cg, r;
 
     if (!queue_decode(off, &cg, &r)) {
         return false;
     }
-    q = &s->q[cg];
+    q = &cp->q[cg];
     switch (r) {
     case SWAI_Q_RING_LO:
         q->ring_lo = v;
@@ -159,11 +164,12 @@ bool swai_cp_mmio_write(struct swai_core *s, uint64_t off, uint32_t v)
         if (v & SWAI_Q_CTRL_RESET) {
             q->reset_pending = true;    /* done by the MPE thread */
         }
-        s->ops->wake(s->opaque);
+        cp->glue->ops->wake(cp->glue->opaque);
         return true;
     case SWAI_Q_TAIL:
         q->tail = v;        /* the doorbell */
-        s->ops->wake(s->opaque);
+        trace_swai_doorbell(cg, q->head, v);
+        cp->glue->ops->wake(cp->glue->opaque);
         return true;
     default:
         return false;

@@ -6,10 +6,12 @@
  * Documentation/datasheet.md §11 is the contract; the numbers are in the
  * "Device MMU" block of kernel/swai_regs.h.
  */
+#include "swai-trace.h"
+
 #include <stddef.h>
 #include <string.h>
 
-#include "swai-core.h"
+#include "swai-mmu.h"
 
 #define LEVEL_BITS      9
 #define LEVEL_MASK      ((1u << LEVEL_BITS) - 1)
@@ -24,9 +26,27 @@ _Static_assert(SWAI_MMU_PAGE_SHIFT + LEVELS * LEVEL_BITS == SWAI_MMU_VA_BITS,
                "three levels of 512 entries cover the VA");
 _Static_assert(SWAI_MMU_CONTEXTS <= 256, "ASID must fit FAULT_STATUS 15:8");
 
+void swai_mmu_init(struct swai_mmu *m, const struct swai_glue *glue,
+                   const struct swai_layout *layout, struct swai_irq *irq)
+{
+    m->glue = glue;
+    m->layout = layout;
+    m->irq = irq;
+    swai_mmu_reset(m);
+}
+
 void swai_mmu_reset(struct swai_mmu *m)
 {
-    memset(m, 0, sizeof(*m));
+    m->ctx_table = 0;
+    m->fault_status = 0;
+    m->fault_va = 0;
+    m->probe_asid = 0;
+    m->probe_va = 0;
+    m->probe_result = 0;
+    m->probe_pending = false;
+    m->go_asid = 0;
+    m->go_va = 0;
+    m->go_write = false;
 }
 
 static uint64_t ld_entry(const uint8_t *b)
@@ -41,11 +61,11 @@ static uint64_t ld_entry(const uint8_t *b)
 }
 
 /* Read one little-endian 64-bit entry; false if the DMA failed. */
-static bool read_entry(const struct swai_core *s, uint64_t addr, uint64_t *e)
+static bool read_entry(const struct swai_mmu *m, uint64_t addr, uint64_t *e)
 {
     uint8_t b[8];
 
-    if (s->ops->dma_read(s->opaque, addr, b, sizeof(b))) {
+    if (m->glue->ops->dma_read(m->glue->opaque, addr, b, sizeof(b))) {
         return false;
     }
     *e = ld_entry(b);
@@ -58,17 +78,17 @@ static bool read_entry(const struct swai_core *s, uint64_t addr, uint64_t *e)
  * levels, HBM target, write permission.  walk() does all but the last
  * level: it returns the address of va's level-2 entry in *slot.
  */
-static int walk(const struct swai_core *s, uint32_t asid, uint64_t va,
+static int walk(const struct swai_mmu *m, uint32_t asid, uint64_t va,
                 uint64_t *slot)
 {
     uint64_t e;
     int level;
 
     /* CTX_TABLE = 0 (its reset value) means no context is set up. */
-    if (asid >= SWAI_MMU_CONTEXTS || !s->mmu.ctx_table) {
+    if (asid >= SWAI_MMU_CONTEXTS || !m->ctx_table) {
         return SWAI_MMU_R_CTX;
     }
-    if (!read_entry(s, s->mmu.ctx_table + (uint64_t)asid * SWAI_MMU_CTX_ENTRY,
+    if (!read_entry(m, m->ctx_table + (uint64_t)asid * SWAI_MMU_CTX_ENTRY,
                     &e)) {
         return SWAI_MMU_R_WALK;
     }
@@ -87,7 +107,7 @@ static int walk(const struct swai_core *s, uint32_t asid, uint64_t va,
         if (level == LEVELS - 1) {
             return 0;
         }
-        if (!read_entry(s, *slot, &e)) {
+        if (!read_entry(m, *slot, &e)) {
             return SWAI_MMU_R_WALK;
         }
         if (!(e & SWAI_PTE_VALID)) {
@@ -98,14 +118,14 @@ static int walk(const struct swai_core *s, uint32_t asid, uint64_t va,
 }
 
 /* The checks on a level-2 entry. */
-static int leaf(const struct swai_core *s, uint64_t e, bool is_write)
+static int leaf(const struct swai_mmu *m, uint64_t e, bool is_write)
 {
     if (!(e & SWAI_PTE_VALID)) {
         return SWAI_MMU_R_NOT_PRESENT;
     }
     if (!(e & SWAI_PTE_HOST) &&
         (e & SWAI_PTE_ADDR_MASK) + SWAI_MMU_PAGE_SIZE >
-        SWAI_NUM_CG * swai_core_hbm_bytes(s)) {
+        SWAI_NUM_CG * swai_layout_hbm_bytes(m->layout)) {
         return SWAI_MMU_R_BAD_TARGET;
     }
     if (is_write && !(e & SWAI_PTE_WRITE)) {
@@ -114,20 +134,20 @@ static int leaf(const struct swai_core *s, uint64_t e, bool is_write)
     return 0;
 }
 
-int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
+int swai_mmu_translate(const struct swai_mmu *m, uint32_t asid, uint64_t va,
                        bool is_write, struct swai_mmu_xlat *out)
 {
     uint64_t e, slot;
     int r;
 
-    r = walk(s, asid, va, &slot);
+    r = walk(m, asid, va, &slot);
     if (r) {
         return r;
     }
-    if (!read_entry(s, slot, &e)) {
+    if (!read_entry(m, slot, &e)) {
         return SWAI_MMU_R_WALK;
     }
-    r = leaf(s, e, is_write);
+    r = leaf(m, e, is_write);
     if (r) {
         return r;
     }
@@ -137,7 +157,7 @@ int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
     return 0;
 }
 
-int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
+int swai_mmu_translate_run(const struct swai_mmu *m, uint32_t asid,
                            uint64_t va, uint64_t len, bool is_write,
                            struct swai_mmu_xlat *out)
 {
@@ -145,7 +165,7 @@ int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
     uint64_t slot, first, pages, i;
     int r;
 
-    r = walk(s, asid, va, &slot);
+    r = walk(m, asid, va, &slot);
     if (r) {
         return r;
     }
@@ -155,11 +175,11 @@ int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
     i = (slot & (SWAI_MMU_PAGE_SIZE - 1)) / 8;
     pages = pages < (1u << LEVEL_BITS) - i ? pages : (1u << LEVEL_BITS) - i;
     pages = pages < SWAI_MMU_RUN_PAGES ? pages : SWAI_MMU_RUN_PAGES;
-    if (s->ops->dma_read(s->opaque, slot, b, pages * 8)) {
-        return swai_mmu_translate(s, asid, va, is_write, out);
+    if (m->glue->ops->dma_read(m->glue->opaque, slot, b, pages * 8)) {
+        return swai_mmu_translate(m, asid, va, is_write, out);
     }
     first = ld_entry(b);
-    r = leaf(s, first, is_write);
+    r = leaf(m, first, is_write);
     if (r) {
         return r;
     }
@@ -167,7 +187,7 @@ int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
     for (i = 1; i < pages; i++) {
         uint64_t e = ld_entry(b + 8 * i);
 
-        if (leaf(s, e, is_write) ||
+        if (leaf(m, e, is_write) ||
             ((e ^ first) & SWAI_PTE_HOST) ||
             (e & SWAI_PTE_ADDR_MASK) !=
             (first & SWAI_PTE_ADDR_MASK) + i * SWAI_MMU_PAGE_SIZE) {
@@ -180,11 +200,12 @@ int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
     return 0;
 }
 
-void swai_mmu_fault(struct swai_core *s, uint32_t asid, uint64_t va,
+void swai_mmu_fault(struct swai_mmu *m, uint32_t asid, uint64_t va,
                     bool is_write, int reason)
 {
-    struct swai_mmu *m = &s->mmu;
     uint32_t was = m->fault_status;
+
+    trace_swai_mmu_fault(asid, va, reason, is_write);
 
     if (m->fault_status & SWAI_MMU_FAULT_VALID) {
         m->fault_status |= SWAI_MMU_FAULT_OVERFLOW;
@@ -197,18 +218,18 @@ void swai_mmu_fault(struct swai_core *s, uint32_t asid, uint64_t va,
     }
     /* Like ERROR: only a change of the status interrupts. */
     if (m->fault_status != was) {
-        swai_core_irq_raise(s, SWAI_IRQ_MMU_FAULT);
+        swai_irq_raise(m->irq, SWAI_IRQ_MMU_FAULT);
     }
 }
 
-void swai_mmu_bh(struct swai_core *s)
+void swai_mmu_probe(struct swai_mmu *m)
 {
-    struct swai_mmu *m = &s->mmu;
     struct swai_mmu_xlat x;
     int r;
 
     /* A probe is a debug path: no fault is latched, nothing interrupts. */
-    r = swai_mmu_translate(s, m->go_asid, m->go_va, m->go_write, &x);
+    m->probe_pending = false;
+    r = swai_mmu_translate(m, m->go_asid, m->go_va, m->go_write, &x);
     if (r) {
         m->probe_result = SWAI_MMU_PROBE_DONE |
                           ((uint64_t)r & 0xf) << REASON_SHIFT;
@@ -219,11 +240,9 @@ void swai_mmu_bh(struct swai_core *s)
     }
 }
 
-bool swai_mmu_mmio_read(const struct swai_core *s, uint64_t off,
+bool swai_mmu_mmio_read(const struct swai_mmu *m, uint64_t off,
                         uint32_t *val)
 {
-    const struct swai_mmu *m = &s->mmu;
-
     switch (off) {
     case SWAI_REG_MMU_CTX_TABLE_LO:
         *val = LO(m->ctx_table);
@@ -273,23 +292,18 @@ static void write_fault_status(struct swai_mmu *m, uint32_t v)
     }
 }
 
-static void write_probe_go(struct swai_core *s, uint32_t v)
+static void write_probe_go(struct swai_mmu *m, uint32_t v)
 {
-    struct swai_mmu *m = &s->mmu;
-
-    /* The walk reads host memory: leave it to the bottom half. */
+    /* The walk reads host memory: the card runs it later. */
     m->go_asid = m->probe_asid;
     m->go_va = m->probe_va;
     m->go_write = v & SWAI_MMU_PROBE_WRITE;
     m->probe_result = 0;
-    s->work |= SWAI_WORK_MMU_PROBE;
-    s->ops->kick(s->opaque);
+    m->probe_pending = true;
 }
 
-bool swai_mmu_mmio_write(struct swai_core *s, uint64_t off, uint32_t v)
+bool swai_mmu_mmio_write(struct swai_mmu *m, uint64_t off, uint32_t v)
 {
-    struct swai_mmu *m = &s->mmu;
-
     switch (off) {
     case SWAI_REG_MMU_CTX_TABLE_LO:
         m->ctx_table = (m->ctx_table & ~0xffffffffull) | (v & ~PAGE_MASK);
@@ -312,7 +326,7 @@ bool swai_mmu_mmio_write(struct swai_core *s, uint64_t off, uint32_t v)
         m->probe_va = (uint64_t)v << 32 | LO(m->probe_va);
         return true;
     case SWAI_REG_MMU_PROBE_GO:
-        write_probe_go(s, v);
+        write_probe_go(m, v);
         return true;
     default:
         return false;   /* CONTEXTS, FAULT_VA, PROBE_RESULT are RO */

@@ -4,7 +4,7 @@
  *
  * Every device access is made on behalf of a context (ASID) and translated
  * through that context's three-level page tables in host memory, which the
- * card reads with ops->dma_read().  The register contract is the
+ * card reads over the bus (the glue's dma_read).  The register contract is the
  * "Device MMU" block of kernel/swai_regs.h; Documentation/datasheet.md §11
  * describes it in full.
  *
@@ -14,9 +14,9 @@
  *
  * Use from the command processor (swai-mem.c), per page or run touched:
  *
- *     r = swai_mmu_translate(s, asid, va, is_write, &x);
+ *     r = swai_mmu_translate(m, asid, va, is_write, &x);
  *     if (r) {
- *         swai_mmu_fault(s, asid, va, is_write, r);
+ *         swai_mmu_fault(m, asid, va, is_write, r);
  *         ... do not serve the access ...
  *     }
  *     ... access x.run bytes at x.addr (HBM-physical or host DMA) ...
@@ -28,13 +28,14 @@
 #include <stdint.h>
 
 #include "swai_regs.h"
-
-struct swai_core;
+#include "swai-glue.h"
+#include "swai-irq.h"
+#include "swai-layout.h"
 
 #define SWAI_MMU_PAGE_SIZE  (1ull << SWAI_MMU_PAGE_SHIFT)
 #define SWAI_MMU_CTX_ENTRY  16      /* bytes per context-table entry */
 
-/* MMU register state, part of struct swai_core; all zero after reset. */
+/* The MMU: its registers (all zero after reset) and what it reaches. */
 struct swai_mmu {
     uint64_t ctx_table;         /* CTX_TABLE_HI:LO, 4 KiB aligned */
     uint32_t fault_status;      /* SWAI_MMU_FAULT_* */
@@ -42,10 +43,15 @@ struct swai_mmu {
     uint32_t probe_asid;        /* PROBE_ASID */
     uint64_t probe_va;          /* PROBE_VA_HI:LO */
     uint64_t probe_result;      /* PROBE_RESULT_HI:LO, 0 while running */
-    /* The probe in flight (SWAI_WORK_MMU_PROBE), latched by PROBE_GO. */
+    /* The probe in flight, latched by PROBE_GO: swai_mmu_probe() runs it. */
+    bool probe_pending;
     uint32_t go_asid;
     uint64_t go_va;
     bool go_write;
+    /* Not registers: the bus, the memory layout, the interrupt lines. */
+    const struct swai_glue *glue;
+    const struct swai_layout *layout;
+    struct swai_irq *irq;
 };
 
 /* A successful translation. */
@@ -58,10 +64,10 @@ struct swai_mmu_xlat {
 /*
  * Translate 'va' of context 'asid' for a read or a write.  Returns 0 and
  * fills 'out', or returns a fault reason (SWAI_MMU_R_*) and leaves 'out'
- * untouched.  Reads the tables with ops->dma_read(); changes no state,
+ * untouched.  Reads the tables over the bus; changes no state,
  * latches no fault and allocates nothing.
  */
-int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
+int swai_mmu_translate(const struct swai_mmu *m, uint32_t asid, uint64_t va,
                        bool is_write, struct swai_mmu_xlat *out);
 /*
  * Like swai_mmu_translate() for an access of 'len' bytes, but out->run may
@@ -72,7 +78,7 @@ int swai_mmu_translate(const struct swai_core *s, uint32_t asid, uint64_t va,
  * next call, at the end of the run, finds the next one).
  */
 #define SWAI_MMU_RUN_PAGES  64
-int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
+int swai_mmu_translate_run(const struct swai_mmu *m, uint32_t asid,
                            uint64_t va, uint64_t len, bool is_write,
                            struct swai_mmu_xlat *out);
 /*
@@ -80,16 +86,22 @@ int swai_mmu_translate_run(const struct swai_core *s, uint32_t asid,
  * fault is already latched) and raise SWAI_IRQ_MMU_FAULT when the status
  * changed.  'reason' is a nonzero return of swai_mmu_translate().
  */
-void swai_mmu_fault(struct swai_core *s, uint32_t asid, uint64_t va,
+void swai_mmu_fault(struct swai_mmu *m, uint32_t asid, uint64_t va,
                     bool is_write, int reason);
 
-/* For swai-core.c only. */
+void swai_mmu_init(struct swai_mmu *m, const struct swai_glue *glue,
+                   const struct swai_layout *layout, struct swai_irq *irq);
+/* Device reset: every register back to 0, no probe pending. */
 void swai_mmu_reset(struct swai_mmu *m);
-/* Register access; false when 'off' is not a readable/writable MMU reg. */
-bool swai_mmu_mmio_read(const struct swai_core *s, uint64_t off,
+/*
+ * Register access; false when 'off' is not a readable/writable MMU reg.
+ * A write to PROBE_GO sets probe_pending: the walk reads host memory, so
+ * the card runs it later (in QEMU, from a bottom half).
+ */
+bool swai_mmu_mmio_read(const struct swai_mmu *m, uint64_t off,
                         uint32_t *val);
-bool swai_mmu_mmio_write(struct swai_core *s, uint64_t off, uint32_t v);
-/* Bottom half: finish the probe started by PROBE_GO. */
-void swai_mmu_bh(struct swai_core *s);
+bool swai_mmu_mmio_write(struct swai_mmu *m, uint64_t off, uint32_t v);
+/* Run the probe PROBE_GO started. */
+void swai_mmu_probe(struct swai_mmu *m);
 
 #endif /* SWAI_MMU_H */

@@ -16,8 +16,8 @@
 #define SWAI_CP_HARNESS_H
 
 #include "fake-glue.h"
-#include "swai-exec.h"
-#include "swai-reduce.h"
+#include "swai-isa.h"
+#include "swai-float.h"
 
 #define PG          4096ull
 #define ASID        1
@@ -31,7 +31,7 @@
 #define MAP_BYTES   (16 * MIB)
 #define RING_SIZE   64
 
-static struct swai_core S;
+static struct swai_card S;
 static uint8_t *hbm_buf, *ldm_buf;
 static uint64_t host_next, prog_next, prog_pa, host_data, ro_page;
 static uint64_t last_prog_va;      /* where prog_put put the last one */
@@ -103,12 +103,12 @@ static inline void map(uint64_t va, uint64_t pte)
 /* HBM-physical address behind a VA of the data windows (or ~0). */
 static inline uint64_t hbm_phys(uint64_t va)
 {
-    uint64_t h = swai_core_hbm_bytes(&S);
+    uint64_t h = swai_layout_hbm_bytes(&S.layout);
     struct swai_loc loc;
     unsigned c;
 
     if (va >= VA_GLOB && va < VA_GLOB + MAP_BYTES) {
-        swai_core_translate(&S, 0, SWAI_GLOBAL_BASE + (va - VA_GLOB), &loc);
+        swai_layout_translate(&S.layout, 0, SWAI_GLOBAL_BASE + (va - VA_GLOB), &loc);
         return loc.phys;
     }
     for (c = 0; c < SWAI_NUM_CG; c++) {
@@ -187,7 +187,7 @@ static inline void fill(uint64_t va, uint64_t n, unsigned seed)
 
 static inline void card_free(void)
 {
-    swai_core_attach(&S, NULL, NULL);
+    swai_card_attach(&S, NULL, NULL);
     free(hbm_buf);
     free(ldm_buf);
     hbm_buf = ldm_buf = NULL;
@@ -221,14 +221,14 @@ static inline void card_t(uint32_t hbm, uint32_t local, uint32_t cpes,
     memset(submitted, 0, sizeof(submitted));
     dma_fail_page = 0;
     fake_wall = 0;
-    swai_core_init(&S, &p, &fake_ops, NULL);
-    hbm_buf = calloc(SWAI_NUM_CG, swai_core_hbm_bytes(&S));
-    ldm_buf = calloc(SWAI_NUM_CG, swai_core_ldm_bytes(&S));
+    swai_card_init(&S, &p, &fake_ops, NULL);
+    hbm_buf = calloc(SWAI_NUM_CG, swai_layout_hbm_bytes(&S.layout));
+    ldm_buf = calloc(SWAI_NUM_CG, swai_card_ldm_bytes(&S));
     if (!hbm_buf || !ldm_buf) {
         printf("Bail out! out of memory\n");
         exit(1);
     }
-    if (!swai_core_attach(&S, hbm_buf, ldm_buf)) {
+    if (!swai_card_attach(&S, hbm_buf, ldm_buf)) {
         printf("Bail out! out of memory\n");
         exit(1);
     }
@@ -250,15 +250,15 @@ static inline void card_t(uint32_t hbm, uint32_t local, uint32_t cpes,
     }
     ro_page = host_alloc(PG);
     map(VA_RO, ro_page | SWAI_PTE_HOST | SWAI_PTE_VALID);
-    for (i = 0; i < MAP_BYTES && i < swai_core_global_bytes(&S); i += PG) {
+    for (i = 0; i < MAP_BYTES && i < swai_layout_global_bytes(&S.layout); i += PG) {
         struct swai_loc loc;
 
-        swai_core_translate(&S, 0, SWAI_GLOBAL_BASE + i, &loc);
+        swai_layout_translate(&S.layout, 0, SWAI_GLOBAL_BASE + i, &loc);
         map(VA_GLOB + i, loc.phys | SWAI_PTE_WRITE | SWAI_PTE_VALID);
     }
     for (c = 0; c < SWAI_NUM_CG; c++) {
-        for (i = 0; i < MAP_BYTES && i < swai_core_local_bytes(&S); i += PG) {
-            map(VA_LOC(c) + i, (c * swai_core_hbm_bytes(&S) + i) |
+        for (i = 0; i < MAP_BYTES && i < swai_layout_local_bytes(&S.layout); i += PG) {
+            map(VA_LOC(c) + i, (c * swai_layout_hbm_bytes(&S.layout) + i) |
                 SWAI_PTE_WRITE | SWAI_PTE_VALID);
         }
         ring_pa[c] = host_alloc(RING_SIZE * 64);
@@ -369,7 +369,7 @@ static inline unsigned long run(void)
 {
     unsigned long n = 0;
 
-    while (swai_cp_step(&S)) {
+    while (swai_card_step(&S)) {
         if (++n > 50000000ul) {
             printf("Bail out! the MPE never went idle\n");
             exit(1);
@@ -427,7 +427,7 @@ static inline uint64_t seqno_of(unsigned cg, unsigned idx)
 
 static inline int ldm_is_clear(void)
 {
-    uint64_t i, n = SWAI_NUM_CG * swai_core_ldm_bytes(&S);
+    uint64_t i, n = SWAI_NUM_CG * swai_card_ldm_bytes(&S);
 
     for (i = 0; i < n; i++) {
         if (ldm_buf[i]) {

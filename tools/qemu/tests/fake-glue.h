@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fake-glue.h - the stand-in for the QEMU glue that the device-core unit
- * tests drive the core through: it records interrupts, bottom-half kicks and
+ * fake-glue.h - the stand-in for the QEMU glue that the device model's unit
+ * tests drive the card through: it records interrupts, bottom-half kicks and
  * MPE wake-ups, serves DMA from a fake host memory and runs a fake wall
  * clock.  Test-only, header-only.
  */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swai-core.h"
+#include "swai-card.h"
 #include "tap.h"
 
 #define MIB (1024ull * 1024)
@@ -28,6 +28,7 @@ static struct {
     unsigned dma_reads;
     unsigned dma_writes;
     unsigned unlocks, locks;
+    unsigned guest_errors;
 } cb;
 /*
  * Runs while the core has "dropped the lock" (ops->unlock .. ops->lock), as
@@ -140,7 +141,17 @@ static inline void fake_lock(void *opaque)
     }
 }
 
-static const struct swai_core_ops fake_ops = {
+/* Misuse the card reports (QEMU: LOG_GUEST_ERROR); V=1 prints them. */
+static inline void fake_guest_error(void *opaque, const char *msg)
+{
+    (void)opaque;
+    cb.guest_errors++;
+    if (getenv("V")) {
+        printf("# guest error: %s\n", msg);
+    }
+}
+
+static const struct swai_glue_ops fake_ops = {
     .notify = fake_notify,
     .kick = fake_kick,
     .wake = fake_wake,
@@ -149,6 +160,7 @@ static const struct swai_core_ops fake_ops = {
     .wall_ns = fake_wall_ns,
     .unlock = fake_unlock,
     .lock = fake_lock,
+    .guest_error = fake_guest_error,
 };
 
 static inline unsigned total_notifies(void)
@@ -161,7 +173,7 @@ static inline unsigned total_notifies(void)
     return n;
 }
 
-static inline void make(struct swai_core *s, uint32_t hbm, uint32_t local,
+static inline void make(struct swai_card *s, uint32_t hbm, uint32_t local,
                  uint32_t cpes, uint32_t ldm)
 {
     struct swai_props p;
@@ -179,10 +191,10 @@ static inline void make(struct swai_core *s, uint32_t hbm, uint32_t local,
         exit(1);
     }
     memset(&cb, 0, sizeof(cb));
-    swai_core_init(s, &p, &fake_ops, NULL);
+    swai_card_init(s, &p, &fake_ops, NULL);
 }
 
-static inline void make_default(struct swai_core *s)
+static inline void make_default(struct swai_card *s)
 {
     struct swai_props p;
 
@@ -190,25 +202,25 @@ static inline void make_default(struct swai_core *s)
     make(s, p.hbm_mb, p.local_mb, p.cpes, p.ldm_kb);
 }
 
-static inline uint32_t rd(struct swai_core *s, uint64_t off)
+static inline uint32_t rd(struct swai_card *s, uint64_t off)
 {
-    return swai_core_mmio_read(s, off, 4);
+    return swai_card_mmio_read(s, off, 4);
 }
 
-static inline void wr(struct swai_core *s, uint64_t off, uint32_t v)
+static inline void wr(struct swai_card *s, uint64_t off, uint32_t v)
 {
-    swai_core_mmio_write(s, off, v, 4);
+    swai_card_mmio_write(s, off, v, 4);
 }
 
 /* Clear ERROR and IRQ_STATUS so a test sees only its own effects. */
-static inline void quiesce(struct swai_core *s)
+static inline void quiesce(struct swai_card *s)
 {
     wr(s, SWAI_REG_ERROR, ~0u);
     wr(s, SWAI_REG_IRQ_STATUS, ~0u);
     memset(&cb, 0, sizeof(cb));
 }
 
-static inline void check_reset_state(struct swai_core *s, uint32_t hbm,
+static inline void check_reset_state(struct swai_card *s, uint32_t hbm,
                               uint32_t local, uint32_t cpes, uint32_t ldm)
 {
     unsigned cg;
@@ -243,7 +255,7 @@ static inline void check_reset_state(struct swai_core *s, uint32_t hbm,
     }
     CHECK_EQ(rd(s, SWAI_REG_CLOCK_LO), 0);
     CHECK_EQ(rd(s, SWAI_REG_CLOCK_HI), 0);
-    CHECK_EQ(swai_core_global_bytes(s), SWAI_NUM_CG * (hbm - local) * MIB);
+    CHECK_EQ(swai_layout_global_bytes(&s->layout), SWAI_NUM_CG * (hbm - local) * MIB);
     CHECK_EQ(rd(s, SWAI_REG_MMU_CTX_TABLE_LO), 0);
     CHECK_EQ(rd(s, SWAI_REG_MMU_CTX_TABLE_HI), 0);
     CHECK_EQ(rd(s, SWAI_REG_MMU_CONTEXTS), SWAI_MMU_CONTEXTS);

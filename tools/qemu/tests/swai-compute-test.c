@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-#include "swai-compute.h"
+#include "swai-arith.h"
 #include "swai-philox.h"
 
 #include "compute-harness.h"
@@ -559,12 +559,12 @@ static void expect(struct swai_insn in, uint32_t status)
         tap_failed = 1;
     }
     /* The encoding check agrees with the card (beyond it: operands). */
-    if (status == SWAI_JOB_ERR_ILLEGAL && swai_exec_validate(&in) == 0) {
+    if (status == SWAI_JOB_ERR_ILLEGAL && swai_isa_validate(&in) == 0) {
         uint8_t raw[SWAI_INSN_SIZE];
         struct swai_cop cop;
 
         memcpy(raw, &in, sizeof(raw));
-        CHECK_EQ(swai_compute_prepare(raw, swai_core_ldm_bytes(&S), &cop),
+        CHECK_EQ(swai_isa_compute_prepare(raw, swai_card_ldm_bytes(&S), &cop),
                  SWAI_JOB_ERR_ILLEGAL);
     }
 }

@@ -75,7 +75,7 @@ static void test_reset_values(void)
         { 16384, 16384, 64, 1024 },
         { 300, 300, 7, 512 },
     };
-    struct swai_core s;
+    struct swai_card s;
     unsigned i;
 
     for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
@@ -91,7 +91,7 @@ static void test_reset_values(void)
 
 static void test_identity(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     CHECK_EQ(rd(&s, SWAI_REG_ID), 0x53574149);
@@ -109,7 +109,7 @@ static void test_identity(void)
 
 static void test_scratch(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     quiesce(&s);
@@ -129,7 +129,7 @@ static void test_readonly(void)
         SWAI_REG_GLOBAL_GRANULE, SWAI_REG_HBM_PER_CG_MB,
         SWAI_REG_GLOBAL_BASE_LO, SWAI_REG_GLOBAL_BASE_HI,
     };
-    struct swai_core s;
+    struct swai_card s;
     uint32_t before;
     unsigned i;
 
@@ -147,7 +147,7 @@ static void test_readonly(void)
 
 static void test_error_rw1c(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     quiesce(&s);
@@ -167,7 +167,7 @@ static void test_error_rw1c(void)
 static void test_partition_valid(void)
 {
     static const uint32_t ok[] = { 0, 1, 100, 127, 128, 32 };
-    struct swai_core s;
+    struct swai_card s;
     unsigned i;
 
     make(&s, 128, 32, 32, 256);
@@ -178,8 +178,8 @@ static void test_partition_valid(void)
         }
         wr(&s, SWAI_REG_LOCAL_PER_CG_MB, ok[i]);
         CHECK_EQ(rd(&s, SWAI_REG_LOCAL_PER_CG_MB), ok[i]);
-        CHECK_EQ(swai_core_local_bytes(&s), ok[i] * MIB);
-        CHECK_EQ(swai_core_global_bytes(&s), 4 * (128 - ok[i]) * MIB);
+        CHECK_EQ(swai_layout_local_bytes(&s.layout), ok[i] * MIB);
+        CHECK_EQ(swai_layout_global_bytes(&s.layout), 4 * (128 - ok[i]) * MIB);
     }
     CHECK_EQ(rd(&s, SWAI_REG_ERROR), 0);
     CHECK_EQ(rd(&s, SWAI_REG_IRQ_STATUS), 0);
@@ -187,7 +187,7 @@ static void test_partition_valid(void)
 
 static void test_partition_too_big(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make(&s, 128, 32, 32, 256);
     quiesce(&s);
@@ -205,7 +205,7 @@ static void test_partition_too_big(void)
 
 static void test_irq_status_rw1c(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     quiesce(&s);
@@ -222,7 +222,7 @@ static void test_irq_status_rw1c(void)
 
 static void test_irq_enable(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     quiesce(&s);
@@ -238,7 +238,7 @@ static void test_irq_enable(void)
 
 static void test_irq_notify(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     unsigned cg;
 
     make_default(&s);
@@ -289,7 +289,7 @@ static void test_irq_notify(void)
 
 static void test_irq_error(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     quiesce(&s);
@@ -311,7 +311,7 @@ static void test_irq_error(void)
 
 static void test_reset_magic(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make(&s, 128, 32, 16, 64);
     wr(&s, SWAI_REG_SCRATCH, 0x1234);
@@ -332,19 +332,19 @@ static void test_reset_magic(void)
     wr(&s, SWAI_REG_RESET, SWAI_RESET_MAGIC);
     CHECK_EQ(cb.kicks, 1);
 
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     check_reset_state(&s, 128, 32, 16, 64);
     CHECK_EQ(total_notifies(), 0);          /* IRQ_ENABLE is 0 again */
     /* A spurious bottom half changes nothing. */
     wr(&s, SWAI_REG_SCRATCH, 0x9);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     CHECK_EQ(rd(&s, SWAI_REG_SCRATCH), 0x9);
     CHECK_EQ(rd(&s, SWAI_REG_STATUS), SWAI_STATUS_READY);
 }
 
 static void test_bad_reset(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     quiesce(&s);
@@ -360,33 +360,33 @@ static void test_bad_reset(void)
 
 static void test_hard_reset(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make(&s, 64, 16, 8, 32);
     wr(&s, SWAI_REG_SCRATCH, 0xaa);
     wr(&s, SWAI_REG_LOCAL_PER_CG_MB, 64);
     wr(&s, SWAI_REG_RESET, SWAI_RESET_MAGIC);
-    swai_core_reset(&s);                    /* system reset overtakes it */
+    swai_card_reset(&s);                    /* system reset overtakes it */
     check_reset_state(&s, 64, 16, 8, 32);
     wr(&s, SWAI_REG_SCRATCH, 0xbb);
-    swai_core_bh(&s);                       /* the stale bottom half runs */
+    swai_card_bh(&s);                       /* the stale bottom half runs */
     CHECK_EQ(rd(&s, SWAI_REG_SCRATCH), 0xbb);
     CHECK_EQ(rd(&s, SWAI_REG_STATUS), SWAI_STATUS_READY);
 }
 
 static void test_bad_access(void)
 {
-    struct swai_core s;
+    struct swai_card s;
 
     make_default(&s);
     wr(&s, SWAI_REG_SCRATCH, 0x11223344);
     quiesce(&s);
 
     /* Reads: 0, and never a side effect. */
-    CHECK_EQ(swai_core_mmio_read(&s, SWAI_REG_SCRATCH + 1, 4), 0);
-    CHECK_EQ(swai_core_mmio_read(&s, SWAI_REG_SCRATCH, 2), 0);
-    CHECK_EQ(swai_core_mmio_read(&s, SWAI_REG_SCRATCH, 1), 0);
-    CHECK_EQ(swai_core_mmio_read(&s, SWAI_REG_SCRATCH, 8), 0);
+    CHECK_EQ(swai_card_mmio_read(&s, SWAI_REG_SCRATCH + 1, 4), 0);
+    CHECK_EQ(swai_card_mmio_read(&s, SWAI_REG_SCRATCH, 2), 0);
+    CHECK_EQ(swai_card_mmio_read(&s, SWAI_REG_SCRATCH, 1), 0);
+    CHECK_EQ(swai_card_mmio_read(&s, SWAI_REG_SCRATCH, 8), 0);
     CHECK_EQ(rd(&s, 0x001c), 0);
     CHECK_EQ(rd(&s, 0x0040), 0);
     CHECK_EQ(rd(&s, 0x0ffc), 0);
@@ -398,13 +398,13 @@ static void test_bad_access(void)
     CHECK_EQ(rd(&s, SWAI_REG_IRQ_STATUS), 0);
 
     /* Writes: ignored, flagged. */
-    swai_core_mmio_write(&s, SWAI_REG_SCRATCH + 1, 0, 4);
+    swai_card_mmio_write(&s, SWAI_REG_SCRATCH + 1, 0, 4);
     CHECK_EQ(rd(&s, SWAI_REG_ERROR), SWAI_ERR_BAD_ACCESS);
     CHECK_EQ(rd(&s, SWAI_REG_IRQ_STATUS), SWAI_IRQ_ERROR);
     quiesce(&s);
-    swai_core_mmio_write(&s, SWAI_REG_SCRATCH, 0, 2);
-    swai_core_mmio_write(&s, SWAI_REG_SCRATCH, 0, 1);
-    swai_core_mmio_write(&s, SWAI_REG_SCRATCH, 0, 8);
+    swai_card_mmio_write(&s, SWAI_REG_SCRATCH, 0, 2);
+    swai_card_mmio_write(&s, SWAI_REG_SCRATCH, 0, 1);
+    swai_card_mmio_write(&s, SWAI_REG_SCRATCH, 0, 8);
     CHECK_EQ(rd(&s, SWAI_REG_SCRATCH), 0x11223344);
     CHECK_EQ(rd(&s, SWAI_REG_ERROR), SWAI_ERR_BAD_ACCESS);
     quiesce(&s);
@@ -424,37 +424,37 @@ static void test_bad_access(void)
 
 static void test_translate_local(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     struct swai_loc l;
     unsigned cg;
 
     make(&s, 128, 32, 32, 256);
     for (cg = 0; cg < SWAI_NUM_CG; cg++) {
-        CHECK(swai_core_translate(&s, cg, 0, &l));
+        CHECK(swai_layout_translate(&s.layout, cg, 0, &l));
         CHECK_EQ(l.ctrl, cg);
         CHECK_EQ(l.off, 0);
         CHECK_EQ(l.phys, cg * 128 * MIB);
         CHECK_EQ(l.run, 32 * MIB);
 
-        CHECK(swai_core_translate(&s, cg, 0x12345, &l));
+        CHECK(swai_layout_translate(&s.layout, cg, 0x12345, &l));
         CHECK_EQ(l.ctrl, cg);
         CHECK_EQ(l.off, 0x12345);
         CHECK_EQ(l.phys, cg * 128 * MIB + 0x12345);
         CHECK_EQ(l.run, 32 * MIB - 0x12345);
 
-        CHECK(swai_core_translate(&s, cg, 32 * MIB - 1, &l));
+        CHECK(swai_layout_translate(&s.layout, cg, 32 * MIB - 1, &l));
         CHECK_EQ(l.run, 1);
-        CHECK(!swai_core_translate(&s, cg, 32 * MIB, &l));
-        CHECK(!swai_core_translate(&s, cg, SWAI_GLOBAL_BASE - 1, &l));
+        CHECK(!swai_layout_translate(&s.layout, cg, 32 * MIB, &l));
+        CHECK(!swai_layout_translate(&s.layout, cg, SWAI_GLOBAL_BASE - 1, &l));
     }
-    CHECK(!swai_core_translate(&s, SWAI_NUM_CG, 0, &l));
+    CHECK(!swai_layout_translate(&s.layout, SWAI_NUM_CG, 0, &l));
 
     /* Everything Global: no Local address is backed. */
     wr(&s, SWAI_REG_LOCAL_PER_CG_MB, 0);
-    CHECK(!swai_core_translate(&s, 0, 0, &l));
+    CHECK(!swai_layout_translate(&s.layout, 0, 0, &l));
     /* Switch moved the other way: Local grows. */
     wr(&s, SWAI_REG_LOCAL_PER_CG_MB, 128);
-    CHECK(swai_core_translate(&s, 3, 128 * MIB - 1, &l));
+    CHECK(swai_layout_translate(&s.layout, 3, 128 * MIB - 1, &l));
     CHECK_EQ(l.phys, 4 * 128 * MIB - 1);
 }
 
@@ -462,34 +462,34 @@ static void test_translate_global(void)
 {
     const uint64_t G = SWAI_GLOBAL_GRANULE, B = SWAI_GLOBAL_BASE;
     const uint64_t L = 32 * MIB, H = 128 * MIB;
-    struct swai_core s;
+    struct swai_card s;
     struct swai_loc l;
     unsigned cg;
 
     make(&s, 128, 32, 32, 256);
-    CHECK_EQ(swai_core_global_bytes(&s), 4 * (H - L));
+    CHECK_EQ(swai_layout_global_bytes(&s.layout), 4 * (H - L));
 
-    CHECK(swai_core_translate(&s, 0, B, &l));
+    CHECK(swai_layout_translate(&s.layout, 0, B, &l));
     CHECK_EQ(l.ctrl, 0);
     CHECK_EQ(l.off, L);
     CHECK_EQ(l.phys, L);
     CHECK_EQ(l.run, G);
 
-    CHECK(swai_core_translate(&s, 0, B + G, &l));
+    CHECK(swai_layout_translate(&s.layout, 0, B + G, &l));
     CHECK_EQ(l.ctrl, 1);
     CHECK_EQ(l.off, L);
     CHECK_EQ(l.phys, H + L);
 
-    CHECK(swai_core_translate(&s, 0, B + 3 * G + G - 1, &l));
+    CHECK(swai_layout_translate(&s.layout, 0, B + 3 * G + G - 1, &l));
     CHECK_EQ(l.ctrl, 3);
     CHECK_EQ(l.off, L + G - 1);
     CHECK_EQ(l.run, 1);
 
-    CHECK(swai_core_translate(&s, 0, B + 4 * G, &l));
+    CHECK(swai_layout_translate(&s.layout, 0, B + 4 * G, &l));
     CHECK_EQ(l.ctrl, 0);
     CHECK_EQ(l.off, L + G);
 
-    CHECK(swai_core_translate(&s, 0, B + 5 * G + 17, &l));
+    CHECK(swai_layout_translate(&s.layout, 0, B + 5 * G + 17, &l));
     CHECK_EQ(l.ctrl, 1);
     CHECK_EQ(l.off, L + G + 17);
     CHECK_EQ(l.phys, H + L + G + 17);
@@ -499,28 +499,28 @@ static void test_translate_global(void)
     for (cg = 1; cg < SWAI_NUM_CG; cg++) {
         struct swai_loc m;
 
-        CHECK(swai_core_translate(&s, cg, B + 5 * G + 17, &m));
+        CHECK(swai_layout_translate(&s.layout, cg, B + 5 * G + 17, &m));
         CHECK_EQ(m.phys, l.phys);
     }
 
     /* Last byte is the top of controller 3; one more is out of range. */
-    CHECK(swai_core_translate(&s, 0, B + 4 * (H - L) - 1, &l));
+    CHECK(swai_layout_translate(&s.layout, 0, B + 4 * (H - L) - 1, &l));
     CHECK_EQ(l.ctrl, 3);
     CHECK_EQ(l.off, H - 1);
     CHECK_EQ(l.phys, 4 * H - 1);
-    CHECK(!swai_core_translate(&s, 0, B + 4 * (H - L), &l));
-    CHECK(!swai_core_translate(&s, 0, UINT64_MAX, &l));
+    CHECK(!swai_layout_translate(&s.layout, 0, B + 4 * (H - L), &l));
+    CHECK(!swai_layout_translate(&s.layout, 0, UINT64_MAX, &l));
 
     /* All Local: Global-HBM is empty. */
     wr(&s, SWAI_REG_LOCAL_PER_CG_MB, 128);
-    CHECK(!swai_core_translate(&s, 0, B, &l));
+    CHECK(!swai_layout_translate(&s.layout, 0, B, &l));
 }
 
 /* Global-HBM is a bijection onto the Cross segments of the 4 controllers. */
 static void test_translate_global_tiles(void)
 {
     const uint64_t G = SWAI_GLOBAL_GRANULE;
-    struct swai_core s;
+    struct swai_card s;
     struct swai_loc l;
     uint64_t chunks, k, hbm_chunks;
     unsigned char *seen;
@@ -528,7 +528,7 @@ static void test_translate_global_tiles(void)
 
     make(&s, 3, 1, 1, 16);
     hbm_chunks = 4 * 3 * MIB / G;
-    chunks = swai_core_global_bytes(&s) / G;
+    chunks = swai_layout_global_bytes(&s.layout) / G;
     CHECK_EQ(chunks, 4 * 2 * MIB / G);
     seen = calloc(hbm_chunks, 1);
     if (!seen) {
@@ -536,7 +536,7 @@ static void test_translate_global_tiles(void)
         exit(1);
     }
     for (k = 0; k < chunks; k++) {
-        if (!swai_core_translate(&s, 0, SWAI_GLOBAL_BASE + k * G, &l)) {
+        if (!swai_layout_translate(&s.layout, 0, SWAI_GLOBAL_BASE + k * G, &l)) {
             outside++;
             continue;
         }
@@ -565,7 +565,7 @@ static void test_translate_global_tiles(void)
  */
 static void test_queue_latch(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     unsigned cg;
 
     make_default(&s);
@@ -580,7 +580,7 @@ static void test_queue_latch(void)
     wr(&s, SWAI_QUEUE_REG(1, SWAI_Q_CTRL), ~0u);    /* undefined bits drop */
     wr(&s, SWAI_QUEUE_REG(2, SWAI_Q_CTRL), SWAI_Q_CTRL_ENABLE);
     CHECK_EQ(cb.wakes, 6);
-    CHECK(!swai_cp_step(&s));                       /* nothing attached */
+    CHECK(!swai_card_step(&s));                       /* nothing attached */
     for (cg = 0; cg < SWAI_NUM_CG; cg++) {
         int on = cg == 1 || cg == 2;
 

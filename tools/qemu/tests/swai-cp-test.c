@@ -267,7 +267,7 @@ static void test_ldm_overrun(void)
     struct compl c;
 
     card();
-    ldm = swai_core_ldm_bytes(&S);
+    ldm = swai_card_ldm_bytes(&S);
     CHECK_EQ(ldm, 8 * 64 * 1024);
     FAIL(SWAI_JOB_ERR_LDM, 0, INSN(.op = SWAI_OP_DMA_GET, .len = 8,
                                    .dst = ldm - 4, .src = VA_HOST));
@@ -549,7 +549,7 @@ static void test_inject_hang_reset(void)
     CHECK_EQ(qreg(2, SWAI_Q_JOBS), 0);
     CHECK_EQ(qreg(2, SWAI_Q_STATUS), SWAI_Q_STATUS_ENABLED);
     CHECK_EQ(qreg(2, SWAI_Q_HEAD), 1);
-    CHECK(!swai_cp_polling(&S));        /* a hang does not poll */
+    CHECK(!swai_card_polling(&S));        /* a hang does not poll */
     CHECK_EQ(peek64(VA_GLOB), 0);       /* the program never ran */
     wr(&S, SWAI_QUEUE_REG(2, SWAI_Q_CTRL),
        SWAI_Q_CTRL_RESET | SWAI_Q_CTRL_ENABLE);
@@ -620,14 +620,14 @@ static void test_barrier_partial(void)
     card();
     j = SUBMIT(0, INSN(.op = SWAI_OP_BARRIER, .len = 2, .dst = sem), END);
     run();
-    CHECK(swai_cp_polling(&S));
+    CHECK(swai_card_polling(&S));
     CHECK_EQ(qreg(0, SWAI_Q_JOBS), 0);
     k = SUBMIT(3, INSN(.op = SWAI_OP_BARRIER, .len = 2, .dst = sem), END);
     run();
     CHECK_JOB(0, j, SWAI_JOB_OK);
     CHECK_JOB(3, k, SWAI_JOB_OK);
     CHECK_EQ(peek64(sem), 2);
-    CHECK(!swai_cp_polling(&S));
+    CHECK(!swai_card_polling(&S));
     card_free();
 }
 
@@ -661,7 +661,7 @@ static void test_signal_wait(void)
     run();
     CHECK_JOB(3, k, SWAI_JOB_OK);
     CHECK_EQ(qreg(2, SWAI_Q_JOBS), 0);
-    CHECK(swai_cp_polling(&S));
+    CHECK(swai_card_polling(&S));
     /* The host writes the semaphore (BAR2 or host memory): released. */
     poke64(sem, 5);
     run();
@@ -672,7 +672,7 @@ static void test_signal_wait(void)
                INSN(.op = SWAI_OP_TIMESTAMP, .dst = VA_HOST + 16), END);
     CHECK_EQ(run() > 0, 1);
     CHECK_EQ(qreg(3, SWAI_Q_JOBS), 1);
-    CHECK(!swai_cp_step(&S));
+    CHECK(!swai_card_step(&S));
     poke64(hsem, 1);
     run();
     CHECK_JOB(3, l, SWAI_JOB_OK);
@@ -697,12 +697,12 @@ static void test_device_reset(void)
     run();
     CHECK(!ldm_is_clear());             /* job 0 holds data in LDM */
     wr(&S, SWAI_REG_RESET, SWAI_RESET_MAGIC);
-    swai_core_bh(&S);
+    swai_card_bh(&S);
     CHECK(ldm_is_clear());
     CHECK_EQ(get64(compl_of(0, j)), 0xeeeeeeeeeeeeeeeeull);
     CHECK_EQ(get64(compl_of(1, k)), 0xeeeeeeeeeeeeeeeeull);
     check_reset_state(&S, 32, 16, 8, 64);
-    CHECK(!swai_cp_step(&S));
+    CHECK(!swai_card_step(&S));
     card_free();
 }
 
@@ -713,7 +713,7 @@ static void test_device_reset(void)
 static void reset_now(void)
 {
     wr(&S, SWAI_REG_RESET, SWAI_RESET_MAGIC);
-    swai_core_bh(&S);
+    swai_card_bh(&S);
 }
 
 static void test_reset_while_moving(void)
@@ -730,15 +730,15 @@ static void test_reset_while_moving(void)
             j = SUBMIT(1, INSN(.op = SWAI_OP_REDUCE, .len = 60000, .dst = 0,
                                .src = 240000), END);
         }
-        swai_cp_step(&S);               /* fetch */
+        swai_card_step(&S);               /* fetch */
         CHECK_EQ(cb.unlocks, 0);
         fake_in_window = reset_now;
-        CHECK(swai_cp_step(&S));        /* first chunk, reset meanwhile */
+        CHECK(swai_card_step(&S));        /* first chunk, reset meanwhile */
         CHECK_EQ(cb.unlocks, 1);
         CHECK_EQ(cb.locks, 1);
         CHECK(fake_in_window == NULL);
         CHECK(ldm_is_clear());
-        CHECK(!swai_cp_step(&S));
+        CHECK(!swai_card_step(&S));
         CHECK_EQ(get64(compl_of(1, j)), 0xeeeeeeeeeeeeeeeeull);
         check_reset_state(&S, 32, 16, 8, 64);
         /* The card works after it. */

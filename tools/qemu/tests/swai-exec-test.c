@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "swai-div.h"
+#include "swai-float.h"
 
 #include "cp-harness.h"
 #include "tap.h"
@@ -428,7 +428,7 @@ static uint64_t next_rand(void)
 /* Build operand arrays: every special pair, then random values. */
 static uint64_t operands(unsigned dt, uint64_t *a, uint64_t *b)
 {
-    unsigned es = swai_reduce_esize(dt);
+    unsigned es = swai_isa_esize(dt);
     uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
     uint64_t n = 0, i, j;
 
@@ -481,7 +481,7 @@ static void test_reduce_all(void)
 
     card();
     for (dt = 0; dt <= SWAI_DT_MAX; dt++) {
-        unsigned es = swai_reduce_esize(dt);
+        unsigned es = swai_isa_esize(dt);
         uint64_t n = operands(dt, a, b), bytes = n * es;
 
         for (rop = 0; rop <= SWAI_ROP_MAXOP; rop++) {
@@ -531,7 +531,7 @@ static void test_half_conversions(void)
     for (i = 0; i < 65536; i++) {
         uint16_t h = (uint16_t)i;
         _Float16 x;
-        float f = swai_f16_to_f32(h);
+        float f = swai_float_f16_to_f32(h);
 
         memcpy(&x, &h, 2);
         if (isnan((float)x) ? !isnan(f) : f != (float)x ||
@@ -539,11 +539,11 @@ static void test_half_conversions(void)
             bad++;
         }
         /* Widening then narrowing gives the same value back. */
-        if (!isnan(f) && swai_f32_to_f16(f) != h) {
+        if (!isnan(f) && swai_float_f32_to_f16(f) != h) {
             bad++;
         }
-        if (swai_f32_to_bf16(swai_bf16_to_f32(h)) != h &&
-            !isnan(swai_bf16_to_f32(h))) {
+        if (swai_float_f32_to_bf16(swai_float_bf16_to_f32(h)) != h &&
+            !isnan(swai_float_bf16_to_f32(h))) {
             bad++;
         }
     }
@@ -560,20 +560,20 @@ static void test_half_conversions(void)
         }
         x = (_Float16)f;
         memcpy(&hx, &x, 2);
-        bad += swai_f32_to_f16(f) != hx;
-        bad += swai_f32_to_bf16(f) != ref_bf16(f);
+        bad += swai_float_f32_to_f16(f) != hx;
+        bad += swai_float_f32_to_bf16(f) != ref_bf16(f);
     }
     CHECK_EQ(bad, 0);
     /* Ties go to even, overflow to infinity, NaN stays NaN. */
-    CHECK_EQ(swai_f32_to_f16(1.0f + 0x1p-11f), 0x3c00);
-    CHECK_EQ(swai_f32_to_f16(1.0f + 0x1p-11f + 0x1p-10f), 0x3c02);
-    CHECK_EQ(swai_f32_to_f16(65520.0f), 0x7c00);
-    CHECK_EQ(swai_f32_to_f16(0x1p-25f), 0);
-    CHECK_EQ(swai_f32_to_f16(0x1.8p-25f), 1);
-    CHECK_EQ(swai_f32_to_bf16(1.0f + 0x1p-8f), 0x3f80);
-    CHECK_EQ(swai_f32_to_bf16(1.0f + 0x3p-8f), 0x3f82);
-    CHECK(isnan(swai_f16_to_f32(swai_f32_to_f16(NAN))));
-    CHECK(isnan(swai_bf16_to_f32(swai_f32_to_bf16(NAN))));
+    CHECK_EQ(swai_float_f32_to_f16(1.0f + 0x1p-11f), 0x3c00);
+    CHECK_EQ(swai_float_f32_to_f16(1.0f + 0x1p-11f + 0x1p-10f), 0x3c02);
+    CHECK_EQ(swai_float_f32_to_f16(65520.0f), 0x7c00);
+    CHECK_EQ(swai_float_f32_to_f16(0x1p-25f), 0);
+    CHECK_EQ(swai_float_f32_to_f16(0x1.8p-25f), 1);
+    CHECK_EQ(swai_float_f32_to_bf16(1.0f + 0x1p-8f), 0x3f80);
+    CHECK_EQ(swai_float_f32_to_bf16(1.0f + 0x3p-8f), 0x3f82);
+    CHECK(isnan(swai_float_f16_to_f32(swai_float_f32_to_f16(NAN))));
+    CHECK(isnan(swai_float_bf16_to_f32(swai_float_f32_to_bf16(NAN))));
 }
 
 /* A long REDUCE spans several steps; elements at the end are right too. */
@@ -680,7 +680,7 @@ static void test_div_all(void)
 
     card();
     for (dt = 0; dt <= SWAI_DT_MAX; dt++) {
-        unsigned es = swai_reduce_esize(dt);
+        unsigned es = swai_isa_esize(dt);
         uint64_t n = operands(dt, a, b), bytes = n * es;
 
         for (k = 0; k < NDIV; k++) {
@@ -728,19 +728,19 @@ static void test_div_values(void)
     CHECK_EQ(ref_div(SWAI_DT_I32, (uint32_t)-7, 2), (uint32_t)-3);
     CHECK_EQ(ref_div(SWAI_DT_I64, (uint64_t)-9, 4), (uint64_t)-2);
     CHECK_EQ(ref_div(SWAI_DT_U8, 255, 4), 63);
-    CHECK_EQ(swai_f64_to_f16(1.0 + 0x1p-11), 0x3c00);
-    CHECK_EQ(swai_f64_to_f16(1.0 + 0x1p-11 + 0x1p-40), 0x3c01);
-    CHECK_EQ(swai_f64_to_f16(65520.0), 0x7c00);
-    CHECK_EQ(swai_f64_to_f16(65519.99), 0x7bff);
-    CHECK_EQ(swai_f64_to_f16(0x1p-25), 0);
-    CHECK_EQ(swai_f64_to_f16(-0x1p-25 - 0x1p-60), 0x8001);
-    CHECK_EQ(swai_f64_to_bf16(1.0 + 0x1p-8), 0x3f80);
-    CHECK_EQ(swai_f64_to_bf16(1.0 + 0x1p-8 + 0x1p-50), 0x3f81);
-    CHECK_EQ(swai_f64_to_bf16(0x1p-134), 0);
-    CHECK_EQ(swai_f64_to_bf16(0x1p-1074), 0);
-    CHECK(is_nan_bits(SWAI_DT_F16, swai_f64_to_f16(NAN)));
-    CHECK(is_nan_bits(SWAI_DT_BF16, swai_f64_to_bf16(-NAN)));
-    CHECK_EQ(swai_f64_to_bf16(-INFINITY), 0xff80);
+    CHECK_EQ(swai_float_f64_to_f16(1.0 + 0x1p-11), 0x3c00);
+    CHECK_EQ(swai_float_f64_to_f16(1.0 + 0x1p-11 + 0x1p-40), 0x3c01);
+    CHECK_EQ(swai_float_f64_to_f16(65520.0), 0x7c00);
+    CHECK_EQ(swai_float_f64_to_f16(65519.99), 0x7bff);
+    CHECK_EQ(swai_float_f64_to_f16(0x1p-25), 0);
+    CHECK_EQ(swai_float_f64_to_f16(-0x1p-25 - 0x1p-60), 0x8001);
+    CHECK_EQ(swai_float_f64_to_bf16(1.0 + 0x1p-8), 0x3f80);
+    CHECK_EQ(swai_float_f64_to_bf16(1.0 + 0x1p-8 + 0x1p-50), 0x3f81);
+    CHECK_EQ(swai_float_f64_to_bf16(0x1p-134), 0);
+    CHECK_EQ(swai_float_f64_to_bf16(0x1p-1074), 0);
+    CHECK(is_nan_bits(SWAI_DT_F16, swai_float_f64_to_f16(NAN)));
+    CHECK(is_nan_bits(SWAI_DT_BF16, swai_float_f64_to_bf16(-NAN)));
+    CHECK_EQ(swai_float_f64_to_bf16(-INFINITY), 0xff80);
     /* Every f16 and bf16 value divided by 3 against the references. */
     for (i = 0; i < 65536; i++) {
         uint64_t h = ref_div(SWAI_DT_F16, i, 3), g = ref_div(SWAI_DT_BF16, i, 3);
@@ -750,10 +750,10 @@ static void test_div_values(void)
 
         memcpy(&x, &u, 2);
         hv = (double)x / 3.0;
-        bad += is_nan_bits(SWAI_DT_F16, h) ? !is_nan_bits(SWAI_DT_F16, swai_f64_to_f16(hv))
-                                           : swai_f64_to_f16(hv) != h;
-        bad += is_nan_bits(SWAI_DT_BF16, g) ? !is_nan_bits(SWAI_DT_BF16, swai_f64_to_bf16(bv))
-                                            : swai_f64_to_bf16(bv) != g;
+        bad += is_nan_bits(SWAI_DT_F16, h) ? !is_nan_bits(SWAI_DT_F16, swai_float_f64_to_f16(hv))
+                                           : swai_float_f64_to_f16(hv) != h;
+        bad += is_nan_bits(SWAI_DT_BF16, g) ? !is_nan_bits(SWAI_DT_BF16, swai_float_f64_to_bf16(bv))
+                                            : swai_float_f64_to_bf16(bv) != g;
     }
     CHECK_EQ(bad, 0);
 }

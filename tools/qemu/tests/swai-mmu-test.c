@@ -86,7 +86,7 @@ static void map(unsigned asid, uint64_t va, uint64_t pte)
     put64(slot_of(asid, va, 2), pte);
 }
 
-static void make_mmu(struct swai_core *s, uint32_t hbm)
+static void make_mmu(struct swai_card *s, uint32_t hbm)
 {
     make(s, hbm, 0, 8, 64);
     host_reset();
@@ -96,15 +96,15 @@ static void make_mmu(struct swai_core *s, uint32_t hbm)
 }
 
 /* Translate; on success check nothing else, return the reason. */
-static int xl(struct swai_core *s, uint32_t asid, uint64_t va, bool w,
+static int xl(struct swai_card *s, uint32_t asid, uint64_t va, bool w,
               struct swai_mmu_xlat *x)
 {
     struct swai_mmu_xlat dummy;
 
-    return swai_mmu_translate(s, asid, va, w, x ? x : &dummy);
+    return swai_mmu_translate(&s->mmu, asid, va, w, x ? x : &dummy);
 }
 
-static uint64_t result(struct swai_core *s)
+static uint64_t result(struct swai_card *s)
 {
     return (uint64_t)rd(s, SWAI_REG_MMU_PROBE_RESULT_HI) << 32 |
            rd(s, SWAI_REG_MMU_PROBE_RESULT_LO);
@@ -117,7 +117,7 @@ static void test_mmu_regs(void)
         SWAI_REG_MMU_FAULT_VA_HI, SWAI_REG_MMU_PROBE_RESULT_LO,
         SWAI_REG_MMU_PROBE_RESULT_HI,
     };
-    struct swai_core s;
+    struct swai_card s;
     unsigned i;
 
     make_default(&s);
@@ -170,7 +170,7 @@ static void test_mmu_regs(void)
 static void test_mmu_translate(void)
 {
     const uint64_t va1 = 0x12345000, va2 = VA_TOP - PG;
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x;
     uint64_t hp, hp2;
 
@@ -235,7 +235,7 @@ static void test_mmu_translate(void)
 
 static void test_mmu_fault_reasons(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x;
     uint64_t va = 0x40201000;   /* indices 1, 1, 1 */
 
@@ -316,7 +316,7 @@ static void test_mmu_fault_reasons(void)
 static void test_mmu_hbm_edge(void)
 {
     static const uint32_t sizes[] = { 128, 100, 3, 1, 16384 };
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x;
     unsigned i;
 
@@ -346,14 +346,14 @@ static void test_mmu_hbm_edge(void)
 static void test_mmu_fault_latch(void)
 {
     const uint64_t va = 0x5555000123ull;
-    struct swai_core s;
+    struct swai_card s;
     uint32_t first;
 
     make_default(&s);
     quiesce(&s);
     wr(&s, SWAI_REG_IRQ_ENABLE, SWAI_IRQ_MMU_FAULT);
 
-    swai_mmu_fault(&s, 3, va, true, SWAI_MMU_R_NOT_PRESENT);
+    swai_mmu_fault(&s.mmu, 3, va, true, SWAI_MMU_R_NOT_PRESENT);
     first = SWAI_MMU_FAULT_VALID | SWAI_MMU_FAULT_WRITE |
             SWAI_MMU_R_NOT_PRESENT << 4 | 3 << 8;
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), first);
@@ -366,7 +366,7 @@ static void test_mmu_fault_latch(void)
     CHECK_EQ(total_notifies(), 1);
 
     /* A second fault only sets OVERFLOW; IRQ already pending: no edge. */
-    swai_mmu_fault(&s, 7, 0x1000, false, SWAI_MMU_R_CTX);
+    swai_mmu_fault(&s.mmu, 7, 0x1000, false, SWAI_MMU_R_CTX);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS),
              first | SWAI_MMU_FAULT_OVERFLOW);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_VA_LO), 0x55000123);
@@ -374,7 +374,7 @@ static void test_mmu_fault_latch(void)
     CHECK_EQ(total_notifies(), 1);
     /* A third changes nothing, so it does not interrupt either. */
     wr(&s, SWAI_REG_IRQ_STATUS, SWAI_IRQ_MMU_FAULT);
-    swai_mmu_fault(&s, 8, 0x2000, true, SWAI_MMU_R_WALK);
+    swai_mmu_fault(&s.mmu, 8, 0x2000, true, SWAI_MMU_R_WALK);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS),
              first | SWAI_MMU_FAULT_OVERFLOW);
     CHECK_EQ(rd(&s, SWAI_REG_IRQ_STATUS), 0);
@@ -388,7 +388,7 @@ static void test_mmu_fault_latch(void)
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), first);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_VA_LO), 0x55000123);
     /* OVERFLOW newly set: a new edge. */
-    swai_mmu_fault(&s, 8, 0x2000, true, SWAI_MMU_R_WALK);
+    swai_mmu_fault(&s.mmu, 8, 0x2000, true, SWAI_MMU_R_WALK);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS),
              first | SWAI_MMU_FAULT_OVERFLOW);
     CHECK_EQ(cb.notified[SWAI_MSIX_MGMT], 2);
@@ -401,7 +401,7 @@ static void test_mmu_fault_latch(void)
 
     /* The next fault latches afresh and, once IRQ_STATUS is clear, edges. */
     wr(&s, SWAI_REG_IRQ_STATUS, ~0u);
-    swai_mmu_fault(&s, 63, VA_TOP - 1, false, SWAI_MMU_R_BAD_TARGET);
+    swai_mmu_fault(&s.mmu, 63, VA_TOP - 1, false, SWAI_MMU_R_BAD_TARGET);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), SWAI_MMU_FAULT_VALID |
              SWAI_MMU_R_BAD_TARGET << 4 | 63 << 8);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_VA_LO), 0xffffffff);
@@ -413,7 +413,7 @@ static void test_mmu_fault_latch(void)
     wr(&s, SWAI_REG_MMU_FAULT_STATUS, SWAI_MMU_FAULT_VALID);
     wr(&s, SWAI_REG_IRQ_STATUS, ~0u);
     wr(&s, SWAI_REG_IRQ_ENABLE, 0);
-    swai_mmu_fault(&s, 1, 0, false, SWAI_MMU_R_RANGE);
+    swai_mmu_fault(&s.mmu, 1, 0, false, SWAI_MMU_R_RANGE);
     CHECK_EQ(rd(&s, SWAI_REG_IRQ_STATUS), SWAI_IRQ_MMU_FAULT);
     CHECK_EQ(total_notifies(), 3);
     wr(&s, SWAI_REG_IRQ_ENABLE, SWAI_IRQ_MMU_FAULT);
@@ -426,7 +426,7 @@ static void test_mmu_fault_latch(void)
 /* The caller's pattern: translate, and report what does not translate. */
 static void test_mmu_translate_then_fault(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x;
     int r;
 
@@ -436,7 +436,7 @@ static void test_mmu_translate_then_fault(void)
     wr(&s, SWAI_REG_IRQ_ENABLE, SWAI_IRQ_ALL);
     r = xl(&s, 4, 0x8010, true, &x);
     CHECK_EQ(r, SWAI_MMU_R_READ_ONLY);
-    swai_mmu_fault(&s, 4, 0x8010, true, r);
+    swai_mmu_fault(&s.mmu, 4, 0x8010, true, r);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), SWAI_MMU_FAULT_VALID |
              SWAI_MMU_FAULT_WRITE | SWAI_MMU_R_READ_ONLY << 4 | 4 << 8);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_VA_LO), 0x8010);
@@ -444,7 +444,7 @@ static void test_mmu_translate_then_fault(void)
     CHECK_EQ(total_notifies(), 1);
 }
 
-static void probe_go(struct swai_core *s, uint32_t asid, uint64_t va,
+static void probe_go(struct swai_card *s, uint32_t asid, uint64_t va,
                      uint32_t go)
 {
     wr(s, SWAI_REG_MMU_PROBE_ASID, asid);
@@ -453,19 +453,19 @@ static void probe_go(struct swai_core *s, uint32_t asid, uint64_t va,
     wr(s, SWAI_REG_MMU_PROBE_GO, go);
 }
 
-static uint64_t probe(struct swai_core *s, uint32_t asid, uint64_t va,
+static uint64_t probe(struct swai_card *s, uint32_t asid, uint64_t va,
                       uint32_t go)
 {
     probe_go(s, asid, va, go);
     CHECK_EQ(result(s), 0);
-    swai_core_bh(s);
+    swai_card_bh(s);
     return result(s);
 }
 
 static void test_mmu_probe(void)
 {
     const uint64_t va = 0x3fe00000;
-    struct swai_core s;
+    struct swai_card s;
     uint64_t hp, ro;
 
     make_mmu(&s, 128);
@@ -481,13 +481,13 @@ static void test_mmu_probe(void)
     CHECK_EQ(cb.kicks, 1);
     CHECK_EQ(cb.dma_reads, 0);
     CHECK_EQ(result(&s), 0);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     CHECK_EQ(cb.dma_reads, 4);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_PROBE_RESULT_LO),
              0x1fff000 | SWAI_MMU_PROBE_OK | SWAI_MMU_PROBE_DONE);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_PROBE_RESULT_HI), 0);
     /* A spurious bottom half changes nothing. */
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     CHECK_EQ(result(&s), 0x1fff000 | SWAI_MMU_PROBE_OK |
              SWAI_MMU_PROBE_DONE);
 
@@ -518,7 +518,7 @@ static void test_mmu_probe(void)
     probe_go(&s, 9, va, 0);
     wr(&s, SWAI_REG_MMU_PROBE_ASID, 1);
     wr(&s, SWAI_REG_MMU_PROBE_VA_LO, 0);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     CHECK_EQ(result(&s), 0x1fff000 | SWAI_MMU_PROBE_OK |
              SWAI_MMU_PROBE_DONE);
     CHECK_EQ(rd(&s, SWAI_REG_MMU_PROBE_ASID), 1);
@@ -526,7 +526,7 @@ static void test_mmu_probe(void)
     probe_go(&s, 9, va, 0);
     probe_go(&s, 9, va + 2 * PG, 0);
     CHECK_EQ(result(&s), 0);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     CHECK_EQ(result(&s), SWAI_MMU_PROBE_DONE | SWAI_MMU_R_NOT_PRESENT << 4);
 
     /* Probes never latch a fault and never interrupt. */
@@ -541,7 +541,7 @@ static void test_mmu_probe(void)
 static void test_mmu_isolation(void)
 {
     const uint64_t va = 0x40000000, only2 = 0x80000;
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x1, x2;
 
     make_mmu(&s, 128);
@@ -576,14 +576,14 @@ static void test_mmu_isolation(void)
     CHECK_EQ(x2.addr, 0x200000);
 }
 
-static void mmu_dirty(struct swai_core *s)
+static void mmu_dirty(struct swai_card *s)
 {
     ctx_set(1);
     map(1, 0, 0x5000 | SWAI_PTE_VALID);
     wr(s, SWAI_REG_MMU_CTX_TABLE_LO, (uint32_t)CTX_TABLE);
     wr(s, SWAI_REG_MMU_CTX_TABLE_HI, CTX_TABLE >> 32);
-    swai_mmu_fault(s, 1, 0x1234, true, SWAI_MMU_R_WALK);
-    swai_mmu_fault(s, 1, 0x1234, true, SWAI_MMU_R_WALK);
+    swai_mmu_fault(&s->mmu, 1, 0x1234, true, SWAI_MMU_R_WALK);
+    swai_mmu_fault(&s->mmu, 1, 0x1234, true, SWAI_MMU_R_WALK);
     CHECK_EQ(probe(s, 1, 0, 0),
              0x5000 | SWAI_MMU_PROBE_OK | SWAI_MMU_PROBE_DONE);
     probe_go(s, 1, 0, 0);                   /* and one in flight */
@@ -591,22 +591,22 @@ static void mmu_dirty(struct swai_core *s)
 
 static void test_mmu_reset(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x;
 
     make_mmu(&s, 64);
     /* Soft reset. */
     mmu_dirty(&s);
     wr(&s, SWAI_REG_RESET, SWAI_RESET_MAGIC);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     check_reset_state(&s, 64, 0, 8, 64);
     CHECK_EQ(xl(&s, 1, 0, false, &x), SWAI_MMU_R_CTX);
     /* Hard reset, then the stale bottom half: no probe result appears. */
     quiesce(&s);
     mmu_dirty(&s);
-    swai_core_reset(&s);
+    swai_card_reset(&s);
     check_reset_state(&s, 64, 0, 8, 64);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     CHECK_EQ(result(&s), 0);
     /* MMU writes are dropped while a soft reset is in flight. */
     wr(&s, SWAI_REG_RESET, SWAI_RESET_MAGIC);
@@ -614,14 +614,14 @@ static void test_mmu_reset(void)
     probe_go(&s, 1, 0, 0);
     wr(&s, SWAI_REG_MMU_CTX_TABLE_LO, 0x1000);
     CHECK_EQ(cb.kicks, 0);
-    swai_core_bh(&s);
+    swai_card_bh(&s);
     check_reset_state(&s, 64, 0, 8, 64);
 }
 
 /* Runs: one walk, then consecutive level-2 entries that follow on. */
 static void test_mmu_translate_run(void)
 {
-    struct swai_core s;
+    struct swai_card s;
     struct swai_mmu_xlat x;
     uint64_t va = 5ull << 21, i, reads;
 
@@ -638,51 +638,51 @@ static void test_mmu_translate_run(void)
     map(1, va + 13 * PG, 0x200000 | SWAI_PTE_WRITE | SWAI_PTE_VALID);
 
     reads = cb.dma_reads;
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 0x10, 20 * PG, true, &x), 0);
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 0x10, 20 * PG, true, &x), 0);
     CHECK_EQ(cb.dma_reads - reads, 4);      /* ctx, L0, L1, entries at once */
     CHECK_EQ(x.addr, 0x100010);
     CHECK_EQ(x.run, 10 * PG - 0x10);        /* stops at the read-only page */
     CHECK(!x.host);
     /* For a read the read-only page continues the run. */
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va, 20 * PG, false, &x), 0);
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va, 20 * PG, false, &x), 0);
     CHECK_EQ(x.run, 11 * PG);
     /* Only as far as the access goes. */
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 0xff0, 0x20, false, &x), 0);
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 0xff0, 0x20, false, &x), 0);
     CHECK_EQ(x.run, 2 * PG - 0xff0);
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 0xff0, 0x10, false, &x), 0);
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 0xff0, 0x10, false, &x), 0);
     CHECK_EQ(x.run, 0x10);
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 5, 0, false, &x), 0);
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 5, 0, false, &x), 0);
     CHECK_EQ(x.run, PG - 5);
     /* A host page is a run of its own; the gap stops it. */
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 11 * PG, 3 * PG, true, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 11 * PG, 3 * PG, true, &x),
              0);
     CHECK(x.host);
     CHECK_EQ(x.addr, HOST_BASE + 0x80000);
     CHECK_EQ(x.run, PG);
     /* Faults are those of va's own page, like swai_mmu_translate(). */
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 10 * PG, PG, true, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 10 * PG, PG, true, &x),
              SWAI_MMU_R_READ_ONLY);
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va + 12 * PG, PG, false, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 12 * PG, PG, false, &x),
              SWAI_MMU_R_NOT_PRESENT);
-    CHECK_EQ(swai_mmu_translate_run(&s, 2, va, PG, false, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 2, va, PG, false, &x),
              SWAI_MMU_R_CTX);
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, 1ull << 39, PG, false, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, 1ull << 39, PG, false, &x),
              SWAI_MMU_R_RANGE);
     /* The run ends with the level-2 table and at SWAI_MMU_RUN_PAGES. */
     for (i = 0; i < 600; i++) {
         map(1, (7ull << 21) - 100 * PG + i * PG,
             (0x400000 + i * PG) | SWAI_PTE_VALID);
     }
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, (7ull << 21) - 10 * PG, 50 * PG,
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, (7ull << 21) - 10 * PG, 50 * PG,
                                     false, &x), 0);
     CHECK_EQ(x.run, 10 * PG);
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, 7ull << 21, 500 * PG, false, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, 7ull << 21, 500 * PG, false, &x),
              0);
     CHECK_EQ(x.run, SWAI_MMU_RUN_PAGES * PG);
     CHECK_EQ(x.addr, 0x400000 + 100 * PG);
     /* The entries cannot be read in one go: one page, as translate does. */
     dma_fail_page = (slot_of(1, va, 2) & ~(PG - 1));
-    CHECK_EQ(swai_mmu_translate_run(&s, 1, va, 4 * PG, false, &x),
+    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va, 4 * PG, false, &x),
              SWAI_MMU_R_WALK);
     dma_fail_page = 0;
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), 0);     /* latches nothing */

@@ -150,11 +150,11 @@ static void test_arithmetic(void)
     CHECK_EQ(swai_timing_chunk(&t, 0, b), 873814);
     CHECK_EQ(swai_timing_chunk(&t, 0, b), 873814);
     /* The slowest path of a chunk decides. */
-    b[SWAI_RES_RING_WR] = 65536;
-    b[SWAI_RES_RING_TOTAL] = 65536;
+    b[SWAI_RES_BUS_WR] = 65536;
+    b[SWAI_RES_BUS_TOTAL] = 65536;
     CHECK_EQ(swai_timing_chunk(&t, 0, b), 873814);
     swai_timing_reset(&t);
-    b[SWAI_RES_LOCAL_RD] = b[SWAI_RES_RING_WR] = 0;
+    b[SWAI_RES_LOCAL_RD] = b[SWAI_RES_BUS_WR] = 0;
     CHECK_EQ(swai_timing_chunk(&t, 0, b), 163840);
 
     /* A late booking fills a gap an earlier one left on a shared path. */
@@ -163,7 +163,7 @@ static void test_arithmetic(void)
     CHECK_EQ(swai_timing_chunk(&t, 0, b), 163840);
     /* ... but only a gap it fits in. */
     CHECK_EQ(swai_timing_chunk(&t, 900000, b), 1163840 + 163840);
-    CHECK_EQ(t.cal[SWAI_RES_RING_TOTAL].n, 2);      /* touching: merged */
+    CHECK_EQ(t.cal[SWAI_RES_BUS_TOTAL].n, 2);      /* touching: merged */
 }
 
 /*

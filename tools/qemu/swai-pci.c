@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * swai.c - QEMU glue for the emulated SW-AI accelerator card.
+ * swai-pci.c - QEMU glue for the emulated SW-AI accelerator card.
  *
  * A PCIe endpoint with BAR0 = registers, BAR1 = MSI-X, BAR2 = HBM aperture.
- * All register behaviour lives in swai-core.c (QEMU-independent, unit-tested
- * on the host); this file only wires it to memory regions, MSI-X, a bottom
- * half, the reset framework and the MPE thread.  See
+ * All register behaviour lives in swai-card.c (QEMU-independent, unit-tested
+ * on the host) and the jobs run on the card's engine (tools/card/); this
+ * file only wires them to memory regions, MSI-X, a bottom half, the reset
+ * framework, QEMU's logging and the MPE thread.  See
  * Documentation/datasheet.md.
  *
  * The MPE (command processor, swai-cp.c) runs on its own thread so the
  * guest keeps running while the card works.  The thread takes the BQL for
- * each bounded step, as the core expects, drops it while the step moves
+ * each bounded step, as the card expects, drops it while the step moves
  * the bulk of its data (ops->unlock/lock), and sleeps on a condition
  * variable that doorbell and queue-control writes signal.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qemu/host-utils.h"
+#include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
 #include "qemu/thread.h"
@@ -30,7 +32,7 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 
-#include "swai-core.h"
+#include "swai-card.h"
 
 #define TYPE_SWAI "swai"
 OBJECT_DECLARE_SIMPLE_TYPE(SwaiState, SWAI)
@@ -42,7 +44,7 @@ struct SwaiState {
     PCIDevice parent_obj;
 
     struct swai_props props;    /* set by -device properties */
-    struct swai_core core;
+    struct swai_card card;
     QEMUBH *bh;
 
     /* The MPE thread; cp_stop and cp_cond are used under the BQL. */
@@ -101,7 +103,7 @@ static uint64_t swai_wall_ns(void *opaque)
     return qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
 }
 
-/* Around the bulk data movement of a step (swai-cp.h). */
+/* Around the bulk data movement of a step (swai-engine.h). */
 static void swai_unlock(void *opaque)
 {
     bql_unlock();
@@ -112,7 +114,13 @@ static void swai_lock(void *opaque)
     bql_lock();
 }
 
-static const struct swai_core_ops swai_core_ops = {
+/* The guest misused the card: -d guest_errors shows it. */
+static void swai_guest_error(void *opaque, const char *msg)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "%s\n", msg);
+}
+
+static const struct swai_glue_ops swai_glue_ops = {
     .notify = swai_notify,
     .kick = swai_kick,
     .wake = swai_wake,
@@ -121,6 +129,7 @@ static const struct swai_core_ops swai_core_ops = {
     .wall_ns = swai_wall_ns,
     .unlock = swai_unlock,
     .lock = swai_lock,
+    .guest_error = swai_guest_error,
 };
 
 static void *swai_cp_thread(void *opaque)
@@ -130,7 +139,7 @@ static void *swai_cp_thread(void *opaque)
     rcu_register_thread();
     bql_lock();
     while (!s->cp_stop) {
-        if (swai_cp_step(&s->core)) {
+        if (swai_card_step(&s->card)) {
             /* Let MMIO and the main loop in between steps. */
             bql_unlock();
             bql_lock();
@@ -138,7 +147,7 @@ static void *swai_cp_thread(void *opaque)
         }
         /* Semaphores written by the host are polled, doorbells signal. */
         qemu_cond_timedwait_bql(&s->cp_cond,
-                                swai_cp_polling(&s->core) ? 1 : 100);
+                                swai_card_polling(&s->card) ? 1 : 100);
     }
     bql_unlock();
     rcu_unregister_thread();
@@ -149,14 +158,14 @@ static void swai_bh(void *opaque)
 {
     SwaiState *s = opaque;
 
-    swai_core_bh(&s->core);
+    swai_card_bh(&s->card);
 }
 
 static uint64_t swai_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     SwaiState *s = opaque;
 
-    return swai_core_mmio_read(&s->core, addr, size);
+    return swai_card_mmio_read(&s->card, addr, size);
 }
 
 static void swai_mmio_write(void *opaque, hwaddr addr, uint64_t val,
@@ -164,7 +173,7 @@ static void swai_mmio_write(void *opaque, hwaddr addr, uint64_t val,
 {
     SwaiState *s = opaque;
 
-    swai_core_mmio_write(&s->core, addr, val, size);
+    swai_card_mmio_write(&s->card, addr, val, size);
 }
 
 static const MemoryRegionOps swai_mmio_ops = {
@@ -238,9 +247,9 @@ static void swai_realize(PCIDevice *pdev, Error **errp)
 
     s->bh = qemu_bh_new_guarded(swai_bh, s,
                                 &DEVICE(pdev)->mem_reentrancy_guard);
-    swai_core_init(&s->core, &s->props, &swai_core_ops, s);
-    s->ldm = g_malloc0(SWAI_NUM_CG * swai_core_ldm_bytes(&s->core));
-    if (!swai_core_attach(&s->core, memory_region_get_ram_ptr(&s->hbm),
+    swai_card_init(&s->card, &s->props, &swai_glue_ops, s);
+    s->ldm = g_malloc0(SWAI_NUM_CG * swai_card_ldm_bytes(&s->card));
+    if (!swai_card_attach(&s->card, memory_region_get_ram_ptr(&s->hbm),
                           s->ldm)) {
         error_setg(errp, "cannot allocate the LDM scoreboards");
         g_free(s->ldm);
@@ -273,7 +282,7 @@ static void swai_exit(PCIDevice *pdev)
     qemu_thread_join(&s->cp_thread);
     bql_lock();
     qemu_cond_destroy(&s->cp_cond);
-    swai_core_attach(&s->core, NULL, NULL);
+    swai_card_attach(&s->card, NULL, NULL);
     g_free(s->ldm);
     s->ldm = NULL;
 
@@ -287,30 +296,21 @@ static void swai_reset_hold(Object *obj, ResetType type)
 {
     SwaiState *s = SWAI(obj);
 
-    swai_core_reset(&s->core);
+    swai_card_reset(&s->card);
 }
 
 static const Property swai_properties[] = {
-    DEFINE_PROP_UINT32("hbm-mb", SwaiState, props.hbm_mb, 256),
+    DEFINE_PROP_UINT32("hbm-mb", SwaiState, props.hbm_mb, SWAI_HBM_MB_DEFAULT),
     /* Default: half of hbm-mb, resolved by swai_props_validate(). */
     DEFINE_PROP_UINT32("local-mb", SwaiState, props.local_mb,
                        SWAI_LOCAL_MB_AUTO),
-    DEFINE_PROP_UINT32("cpes", SwaiState, props.cpes, 32),
-    DEFINE_PROP_UINT32("ldm-kb", SwaiState, props.ldm_kb, 256),
-    /* Timing model, datasheet §14 (defaults: swai_timing_props_init()). */
-    DEFINE_PROP_UINT32("ring-mbps", SwaiState, props.t.ring_mbps, 100000),
-    DEFINE_PROP_UINT32("ring-total-mbps", SwaiState, props.t.ring_total_mbps,
-                       800000),
-    DEFINE_PROP_UINT32("local-mbps", SwaiState, props.t.local_mbps, 100000),
-    DEFINE_PROP_UINT32("pcie-mbps", SwaiState, props.t.pcie_mbps, 25000),
-    DEFINE_PROP_UINT32("ldm-mbps", SwaiState, props.t.ldm_mbps, 1000000),
-    DEFINE_PROP_UINT32("t-launch-ns", SwaiState, props.t.t_launch_ns, 25000),
-    DEFINE_PROP_UINT32("t-sync-ns", SwaiState, props.t.t_sync_ns, 15000),
-    DEFINE_PROP_UINT32("t-step-ns", SwaiState, props.t.t_step_ns, 5000),
-    DEFINE_PROP_UINT32("t-barrier-ns", SwaiState, props.t.t_barrier_ns, 1000),
-    DEFINE_PROP_UINT32("t-dma-ns", SwaiState, props.t.t_dma_ns, 1000),
-    DEFINE_PROP_UINT32("f32-gflops", SwaiState, props.t.f32_gflops, 2048),
-    DEFINE_PROP_UINT32("bf16-gflops", SwaiState, props.t.bf16_gflops, 4096),
+    DEFINE_PROP_UINT32("cpes", SwaiState, props.cpes, SWAI_CPES_DEFAULT),
+    DEFINE_PROP_UINT32("ldm-kb", SwaiState, props.ldm_kb, SWAI_LDM_KB_DEFAULT),
+    /* Timing model, datasheet §14: names and defaults from swai-timing.h. */
+#define SWAI_TIMING_PROP(f, name, def, kind) \
+    DEFINE_PROP_UINT32(name, SwaiState, props.t.f, def),
+    SWAI_TIMING_PROPS(SWAI_TIMING_PROP)
+#undef SWAI_TIMING_PROP
 };
 
 /*

@@ -1,14 +1,14 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-sched.c - LDM scoreboard and port times of the CG sequencer
- * (swai-sched.h).
+ * swai-seq.c - LDM scoreboard and port times of the CG sequencer
+ * (swai-seq.h).
  */
 #include <stdbool.h>
 #include <string.h>
 
-#include "swai-sched.h"
+#include "swai-seq.h"
 
-void swai_sb_reset(struct swai_sb *sb)
+void swai_seq_sb_reset(struct swai_seq_sb *sb)
 {
     if (sb->lo < sb->hi) {
         memset(sb->w_end + sb->lo, 0, (sb->hi - sb->lo) * sizeof(uint64_t));
@@ -23,8 +23,8 @@ static bool span(uint64_t off, uint64_t len, uint64_t *g0, uint64_t *g1)
     if (!len) {
         return false;
     }
-    *g0 = off / SWAI_SB_GRANULE;
-    *g1 = (off + len - 1) / SWAI_SB_GRANULE + 1;
+    *g0 = off / SWAI_SEQ_GRANULE;
+    *g1 = (off + len - 1) / SWAI_SEQ_GRANULE + 1;
     return true;
 }
 
@@ -38,7 +38,7 @@ static uint64_t latest(const uint64_t *a, uint64_t g0, uint64_t g1)
     return t;
 }
 
-uint64_t swai_sb_read_ready(const struct swai_sb *sb, uint64_t off,
+uint64_t swai_seq_sb_read_ready(const struct swai_seq_sb *sb, uint64_t off,
                             uint64_t len)
 {
     uint64_t g0, g1;
@@ -46,7 +46,7 @@ uint64_t swai_sb_read_ready(const struct swai_sb *sb, uint64_t off,
     return span(off, len, &g0, &g1) ? latest(sb->w_end, g0, g1) : 0;
 }
 
-uint64_t swai_sb_write_ready(const struct swai_sb *sb, uint64_t off,
+uint64_t swai_seq_sb_write_ready(const struct swai_seq_sb *sb, uint64_t off,
                              uint64_t len)
 {
     uint64_t g0, g1, w, r;
@@ -59,7 +59,7 @@ uint64_t swai_sb_write_ready(const struct swai_sb *sb, uint64_t off,
     return w > r ? w : r;
 }
 
-static void mark(struct swai_sb *sb, uint64_t *a, uint64_t off, uint64_t len,
+static void mark(struct swai_seq_sb *sb, uint64_t *a, uint64_t off, uint64_t len,
                  uint64_t t)
 {
     uint64_t g0, g1, g;
@@ -79,12 +79,12 @@ static void mark(struct swai_sb *sb, uint64_t *a, uint64_t off, uint64_t len,
     }
 }
 
-void swai_sb_read(struct swai_sb *sb, uint64_t off, uint64_t len, uint64_t t)
+void swai_seq_sb_read(struct swai_seq_sb *sb, uint64_t off, uint64_t len, uint64_t t)
 {
     mark(sb, sb->r_end, off, len, t);
 }
 
-void swai_sb_write(struct swai_sb *sb, uint64_t off, uint64_t len,
+void swai_seq_sb_write(struct swai_seq_sb *sb, uint64_t off, uint64_t len,
                    uint64_t t)
 {
     mark(sb, sb->w_end, off, len, t);
@@ -95,7 +95,7 @@ uint64_t swai_seq_ports_ready(const struct swai_seq *q, uint64_t ready,
 {
     unsigned r;
 
-    for (r = 0; r < SWAI_PORT_N; r++) {
+    for (r = 0; r < SWAI_SEQ_PORTS; r++) {
         if (acct[r] && q->port_free_ps[r] > ready) {
             ready = q->port_free_ps[r];
         }
@@ -108,7 +108,7 @@ void swai_seq_ports_busy(struct swai_seq *q, uint64_t t,
 {
     unsigned r;
 
-    for (r = 0; r < SWAI_PORT_N; r++) {
+    for (r = 0; r < SWAI_SEQ_PORTS; r++) {
         if (acct[r]) {
             q->port_free_ps[r] = t;
         }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-philox.c - Philox4x32-10 and the dropout uniforms (swai-philox.h).
  */

@@ -1,7 +1,7 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-philox.h - the counter-based random numbers of DROPOUT
- * (QEMU-independent; Documentation/datasheet.md §13.7).
+ * (Documentation/datasheet.md §13.7).
  *
  * Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
  * 3", SC'11): a keyed bijection of a 128-bit counter.  Element c of a

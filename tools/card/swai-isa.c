@@ -1,29 +1,142 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-compute.c - decoding, checking and costing the compute instructions
- * (swai-compute.h; datasheet §13.7, §14).  The arithmetic is in
- * swai-arith.c.
+ * swai-isa.c - decoding and checking core-group instructions (swai-isa.h;
+ * datasheet §13).
  */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "swai_regs.h"
-#include "swai-compute.h"
+#include "swai-isa.h"
 #include "swai-le.h"
+
+void swai_isa_decode(const uint8_t *p, struct swai_insn *in)
+{
+    in->op = p[0];
+    in->flags = p[1];
+    in->dtype = p[2];
+    in->rop = p[3];
+    in->rows = (uint32_t)swai_ld_le(p + 4, 4);
+    in->len = swai_ld_le(p + 8, 8);
+    in->dst = swai_ld_le(p + 16, 8);
+    in->src = swai_ld_le(p + 24, 8);
+    in->dst_stride = swai_ld_le(p + 32, 8);
+    in->src_stride = swai_ld_le(p + 40, 8);
+}
+
+void swai_isa_encode(uint8_t *p, const struct swai_insn *in)
+{
+    p[0] = in->op;
+    p[1] = in->flags;
+    p[2] = in->dtype;
+    p[3] = in->rop;
+    swai_st_le(p + 4, 4, in->rows);
+    swai_st_le(p + 8, 8, in->len);
+    swai_st_le(p + 16, 8, in->dst);
+    swai_st_le(p + 24, 8, in->src);
+    swai_st_le(p + 32, 8, in->dst_stride);
+    swai_st_le(p + 40, 8, in->src_stride);
+}
+
+unsigned swai_isa_esize(unsigned dtype)
+{
+    static const uint8_t size[SWAI_DT_MAX + 1] = {
+        [SWAI_DT_F32] = 4, [SWAI_DT_F16] = 2, [SWAI_DT_BF16] = 2,
+        [SWAI_DT_F64] = 8, [SWAI_DT_I32] = 4, [SWAI_DT_I64] = 8,
+        [SWAI_DT_U8] = 1,
+    };
+
+    return dtype <= SWAI_DT_MAX ? size[dtype] : 0;
+}
+
+/* Fields each op uses; every other field must be zero. */
+#define F_FLAGS     (1u << 0)
+#define F_DTYPE     (1u << 1)   /* dtype and rop */
+#define F_ROWS      (1u << 2)
+#define F_LEN       (1u << 3)
+#define F_DST       (1u << 4)
+#define F_SRC       (1u << 5)
+#define F_STRIDES   (1u << 6)
+#define F_XFER      (F_ROWS | F_LEN | F_DST | F_SRC | F_STRIDES)
+
+static const struct {
+    unsigned fields;
+    uint8_t flags;              /* defined flag bits */
+} op_info[SWAI_OP_MAX + 1] = {
+    [SWAI_OP_NOP] = { 0, 0 },
+    [SWAI_OP_END] = { 0, 0 },
+    [SWAI_OP_DMA_GET] = { F_XFER, SWAI_XFER_ASYNC },
+    [SWAI_OP_DMA_PUT] = { F_XFER, SWAI_XFER_ASYNC },
+    [SWAI_OP_COPY] = { F_XFER, SWAI_XFER_ASYNC },
+    [SWAI_OP_REDUCE] = { F_DTYPE | F_LEN | F_DST | F_SRC, 0 },
+    [SWAI_OP_BARRIER] = { F_FLAGS | F_LEN | F_DST, SWAI_BARRIER_HOST },
+    [SWAI_OP_SIGNAL] = { F_FLAGS | F_DST | F_SRC, SWAI_SIGNAL_SET },
+    [SWAI_OP_WAIT] = { F_FLAGS | F_DST | F_SRC, SWAI_WAIT_EQ },
+    [SWAI_OP_FENCE] = { F_DST | F_SRC, 0 },
+    [SWAI_OP_TIMESTAMP] = { F_FLAGS | F_DST, SWAI_TIMESTAMP_WALL },
+    [SWAI_OP_DIV] = { F_DTYPE | F_LEN | F_DST | F_SRC, 0 },
+    /* GEMM, LAYERNORM, DROPOUT, CVT: swai_isa_compute_validate(). */
+    [SWAI_OP_DRAIN] = { 0, 0 },
+};
+
+int swai_isa_validate(const struct swai_insn *in)
+{
+    unsigned f;
+
+    if (in->op > SWAI_OP_MAX) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    if (swai_isa_is_compute(in->op)) {
+        uint8_t raw[SWAI_INSN_SIZE];
+
+        swai_isa_encode(raw, in);
+        return swai_isa_compute_validate(raw);
+    }
+    f = op_info[in->op].fields;
+    if ((in->flags & ~op_info[in->op].flags) ||
+        (!(f & F_DTYPE) && (in->dtype || in->rop)) ||
+        (!(f & F_ROWS) && in->rows) ||
+        (!(f & F_LEN) && in->len) ||
+        (!(f & F_DST) && in->dst) ||
+        (!(f & F_SRC) && in->src) ||
+        (!(f & F_STRIDES) && (in->dst_stride || in->src_stride))) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    if (in->op == SWAI_OP_REDUCE &&
+        (in->dtype > SWAI_DT_MAX || in->rop > SWAI_ROP_MAXOP)) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    /* DIV has no rop, and dividing by 0 has no defined result. */
+    if (in->op == SWAI_OP_DIV &&
+        (in->dtype > SWAI_DT_MAX || in->rop || !in->src)) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    if (in->op == SWAI_OP_BARRIER && !in->len) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    return SWAI_JOB_OK;
+}
+
+/* --- compute instructions --- */
 
 /* Field f of overlay struct s, little endian in raw. */
 #define FLD(raw, s, f) \
     swai_ld_le((raw) + offsetof(struct s, f), sizeof(((struct s *)0)->f))
 #define GET(dst, raw, s, f) ((dst).f = FLD(raw, s, f))
 
-bool swai_compute_op(uint8_t op)
+bool swai_isa_is_compute(uint8_t op)
 {
     return op == SWAI_OP_GEMM || op == SWAI_OP_LAYERNORM ||
            op == SWAI_OP_DROPOUT || op == SWAI_OP_CVT;
 }
 
-static void decode(const uint8_t *raw, struct swai_cop *c)
+unsigned swai_isa_compute_esize(unsigned dtype)
+{
+    return dtype == SWAI_DT_F32 ? 4 : dtype == SWAI_DT_BF16 ? 2 : 0;
+}
+
+static void decode_compute(const uint8_t *raw, struct swai_cop *c)
 {
     memset(c, 0, sizeof(*c));
     switch (raw[0]) {
@@ -75,27 +188,10 @@ static void decode(const uint8_t *raw, struct swai_cop *c)
         GET(c->u.drop, raw, swai_insn_dropout, rsvd2);
         break;
     default:    /* SWAI_OP_CVT */
-        GET(c->u.cvt, raw, swai_insn, op);
-        GET(c->u.cvt, raw, swai_insn, flags);
-        GET(c->u.cvt, raw, swai_insn, dtype);
-        GET(c->u.cvt, raw, swai_insn, rop);
-        GET(c->u.cvt, raw, swai_insn, rows);
-        GET(c->u.cvt, raw, swai_insn, len);
-        GET(c->u.cvt, raw, swai_insn, dst);
-        GET(c->u.cvt, raw, swai_insn, src);
-        GET(c->u.cvt, raw, swai_insn, dst_stride);
-        GET(c->u.cvt, raw, swai_insn, src_stride);
+        swai_isa_decode(raw, &c->u.cvt);
         break;
     }
 }
-
-/* Element size of a compute type, 0 if it is not one. */
-static unsigned esize(unsigned dtype)
-{
-    return dtype == SWAI_DT_F32 ? 4 : dtype == SWAI_DT_BF16 ? 2 : 0;
-}
-
-/* --- the encoding --- */
 
 static int check_encoding(const struct swai_cop *c)
 {
@@ -109,8 +205,8 @@ static int check_encoding(const struct swai_cop *c)
     switch (c->u.op) {
     case SWAI_OP_GEMM:
         bad = (g->flags & ~(SWAI_GEMM_TRANS_A | SWAI_GEMM_TRANS_B)) ||
-              !esize(g->dtype) || g->epilogue > SWAI_EPI_MAX ||
-              !g->m || !g->n || !g->k ||
+              !swai_isa_compute_esize(g->dtype) ||
+              g->epilogue > SWAI_EPI_MAX || !g->m || !g->n || !g->k ||
               /* each stored row fits its pitch */
               g->lda < (g->flags & SWAI_GEMM_TRANS_A ? g->m : g->k) ||
               g->ldb < (g->flags & SWAI_GEMM_TRANS_B ? g->k : g->n) ||
@@ -118,32 +214,33 @@ static int check_encoding(const struct swai_cop *c)
         break;
     case SWAI_OP_LAYERNORM:
         f = bits_f32(l->eps);
-        bad = l->flags || l->rsvd0 || l->rsvd1 || !esize(l->dtype) ||
+        bad = l->flags || l->rsvd0 || l->rsvd1 ||
+              !swai_isa_compute_esize(l->dtype) ||
               !l->rows || !l->cols || l->ldx < l->cols ||
               l->ldy < l->cols || isnan(f) || f < 0.0f;
         break;
     case SWAI_OP_DROPOUT:
         f = bits_f32(d->keep);
         bad = d->flags || d->rsvd0 || d->rsvd1 || d->rsvd2 ||
-              !esize(d->dtype) || !d->n || !(f > 0.0f && f <= 1.0f);
+              !swai_isa_compute_esize(d->dtype) || !d->n ||
+              !(f > 0.0f && f <= 1.0f);
         break;
     default:    /* CVT */
         bad = v->flags || v->rows || v->dst_stride || v->src_stride ||
-              !esize(v->dtype) || !esize(v->rop) || !v->len;
+              !swai_isa_compute_esize(v->dtype) ||
+              !swai_isa_compute_esize(v->rop) || !v->len;
         break;
     }
     return bad ? SWAI_JOB_ERR_ILLEGAL : SWAI_JOB_OK;
 }
 
-int swai_compute_validate(const uint8_t raw[48])
+int swai_isa_compute_validate(const uint8_t raw[SWAI_INSN_SIZE])
 {
     struct swai_cop c;
 
-    decode(raw, &c);
+    decode_compute(raw, &c);
     return check_encoding(&c);
 }
-
-/* --- operands --- */
 
 /*
  * The bytes of a rows x cols matrix of es-byte elements at off, row r at
@@ -189,7 +286,7 @@ static int operands(struct swai_cop *c)
 
     switch (c->u.op) {
     case SWAI_OP_GEMM:
-        es = esize(g->dtype);
+        es = swai_isa_compute_esize(g->dtype);
         if (g->a % es || g->b % es || g->c % 4) {
             return SWAI_JOB_ERR_ALIGN;
         }
@@ -201,7 +298,7 @@ static int operands(struct swai_cop *c)
              mat_range(g->c, g->m, g->n, g->ldc, 4, &c->out);
         break;
     case SWAI_OP_LAYERNORM:
-        es = esize(l->dtype);
+        es = swai_isa_compute_esize(l->dtype);
         if (l->x % es || l->y % es || l->gamma % 4 || l->beta % 4) {
             return SWAI_JOB_ERR_ALIGN;
         }
@@ -212,7 +309,7 @@ static int operands(struct swai_cop *c)
              mat_range(l->y, l->rows, l->cols, l->ldy, es, &c->out);
         break;
     case SWAI_OP_DROPOUT:
-        es = esize(d->dtype);
+        es = swai_isa_compute_esize(d->dtype);
         if (d->x % es || d->y % es) {
             return SWAI_JOB_ERR_ALIGN;
         }
@@ -221,8 +318,8 @@ static int operands(struct swai_cop *c)
              mat_range(d->y, 1, d->n, d->n, es, &c->out);
         break;
     default:    /* CVT */
-        es = esize(v->dtype);
-        eo = esize(v->rop);
+        es = swai_isa_compute_esize(v->dtype);
+        eo = swai_isa_compute_esize(v->rop);
         if (v->src % es || v->dst % eo) {
             return SWAI_JOB_ERR_ALIGN;
         }
@@ -245,51 +342,20 @@ static bool overlap_allowed(const struct swai_cop *c, unsigned i)
         return c->u.drop.y == c->u.drop.x;
     case SWAI_OP_CVT:
         return c->u.cvt.dst == c->u.cvt.src &&
-               esize(c->u.cvt.dtype) == esize(c->u.cvt.rop);
+               swai_isa_compute_esize(c->u.cvt.dtype) ==
+               swai_isa_compute_esize(c->u.cvt.rop);
     default:
         return false;
     }
 }
 
-/* FLOPs, the rate they run at, and LDM bytes touched (datasheet §14). */
-static void work(struct swai_cop *c)
-{
-    const struct swai_insn_gemm *g = &c->u.gemm;
-    uint64_t mn, es;
-
-    switch (c->u.op) {
-    case SWAI_OP_GEMM:
-        es = esize(g->dtype);
-        mn = (uint64_t)g->m * g->n;
-        c->flops = 2 * mn * g->k + (g->epilogue == SWAI_EPI_GELU ? 8 * mn : 0);
-        c->bf16_rate = g->dtype == SWAI_DT_BF16;
-        c->bytes = ((uint64_t)g->m * g->k + (uint64_t)g->k * g->n) * es +
-                   mn * 4 * (bits_f32(g->beta) != 0.0f ? 2 : 1);
-        break;
-    case SWAI_OP_LAYERNORM:
-        mn = (uint64_t)c->u.ln.rows * c->u.ln.cols;
-        c->flops = 8 * mn;
-        c->bytes = 2 * mn * esize(c->u.ln.dtype) + 8ull * c->u.ln.cols;
-        break;
-    case SWAI_OP_DROPOUT:
-        c->flops = 4ull * c->u.drop.n;
-        c->bytes = 2ull * c->u.drop.n * esize(c->u.drop.dtype);
-        break;
-    default:
-        c->flops = 0;
-        c->bytes = c->u.cvt.len * (esize(c->u.cvt.dtype) +
-                                   esize(c->u.cvt.rop));
-        break;
-    }
-}
-
-int swai_compute_prepare(const uint8_t raw[48], uint64_t ldm_bytes,
-                         struct swai_cop *c)
+int swai_isa_compute_prepare(const uint8_t raw[SWAI_INSN_SIZE],
+                             uint64_t ldm_bytes, struct swai_cop *c)
 {
     unsigned i;
     int r;
 
-    decode(raw, c);
+    decode_compute(raw, c);
     r = check_encoding(c);
     if (!r) {
         r = operands(c);
@@ -310,17 +376,5 @@ int swai_compute_prepare(const uint8_t raw[48], uint64_t ldm_bytes,
             return SWAI_JOB_ERR_ILLEGAL;
         }
     }
-    /* Inside an LDM of at most 64 MiB, none of this can overflow. */
-    work(c);
     return SWAI_JOB_OK;
-}
-
-uint64_t swai_compute_cost_ps(const struct swai_cop *c,
-                              const struct swai_timing_props *tp)
-{
-    uint64_t f = swai_timing_flops_ps(c->flops, c->bf16_rate ?
-                                      tp->bf16_gflops : tp->f32_gflops);
-    uint64_t b = swai_timing_ps(c->bytes, tp->ldm_mbps);
-
-    return f > b ? f : b;
 }

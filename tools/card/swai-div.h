@@ -1,6 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-div.h - the arithmetic of the DIV instruction (QEMU-independent).
+ * swai-div.h - the arithmetic of the DIV instruction.
  *
  * dst[i] = dst[i] / d over little-endian elements in LDM, for an integer
  * divisor d >= 1: what an average needs after a SUM (Documentation/
@@ -20,9 +20,5 @@
 
 /* dst[i] = dst[i] / d, i < n; dtype must be a valid SWAI_DT_*, d >= 1. */
 void swai_div(uint8_t *dst, uint64_t n, unsigned dtype, uint64_t d);
-
-/* Conversions, exposed for the tests: round to nearest even, once. */
-uint16_t swai_f64_to_f16(double x);
-uint16_t swai_f64_to_bf16(double x);
 
 #endif /* SWAI_DIV_H */

@@ -1,19 +1,21 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-timing.h - the timing model of the SW-AI card (QEMU-independent).
+ * swai-timing.h - the timing model of the SW-AI card: its parameters,
+ * integer picosecond arithmetic and the shared paths' calendars
+ * (datasheet §14).
  *
  * Every core group (CG) has a modeled clock.  Work advances it by what the
  * work would cost on the real card: fixed costs (launch, step, DMA command,
- * barrier) and bytes over the paths a transfer uses.  Paths private to a CG
- * (its Local-HBM port, its ring port) cost bytes / bandwidth; paths shared
- * by all CGs (the ring as a whole, each direction of the PCIe link) are FIFO
- * servers: a chunk of a transfer starts on a shared path when both the CG
- * and the path are free.  The command processor interleaves the CGs in
- * modeled-time order, 64 KiB at a time, which approximates fair sharing.
+ * barrier; swai-cost.h) and bytes over the paths a transfer uses.  Paths
+ * private to a CG (its Local-HBM port, its port onto the ring bus) cost
+ * bytes / bandwidth; paths shared by all CGs (the ring bus as a whole, each
+ * direction of the PCIe link) are booked on calendars: a chunk of a
+ * transfer takes the first gap at or after the time it is ready.  The
+ * engine (swai-engine.h) interleaves the CGs in modeled-time order, 64 KiB
+ * at a time, which approximates fair sharing.
  *
  * Everything is integer picoseconds: no floating point and no wall-clock
  * input, so the same work in the same order always costs the same.
- * Documentation/datasheet.md §14 is the contract.
  */
 #ifndef SWAI_TIMING_H
 #define SWAI_TIMING_H
@@ -29,36 +31,49 @@
 #define SWAI_T_NS_MAX       1000000000u /* 1 s */
 #define SWAI_GFLOPS_MAX     1000000u    /* 1 PFLOP/s per CG */
 
-/* The timing properties of -device swai, MB/s (10^6 B/s) and ns. */
+/*
+ * The timing properties of the card, each stated once:
+ * X(field, "property-name", default, kind), kind BW (MB/s = 10^6 B/s,
+ * 1..SWAI_MBPS_MAX), NS (0..SWAI_T_NS_MAX) or GF (10^9 FLOP/s,
+ * 1..SWAI_GFLOPS_MAX).  The QEMU device's -device properties, the
+ * defaults and the checks are all generated from this list; datasheet
+ * §14.5 gives where each default comes from (the ring bus, launch 25 us,
+ * host sync 15 us and step 5 us are the SW-IntraCC paper's).
+ */
+#define SWAI_TIMING_PROPS(X) \
+    X(ring_mbps,       "ring-mbps",       100000,  BW) /* per CG, ring bus */ \
+    X(ring_total_mbps, "ring-total-mbps", 800000,  BW) /* ring bus, all CGs */ \
+    X(local_mbps,      "local-mbps",      100000,  BW) /* per CG, Local-HBM */ \
+    X(pcie_mbps,       "pcie-mbps",       25000,   BW) /* host link, each way */ \
+    X(ldm_mbps,        "ldm-mbps",        1000000, BW) /* per CG, in LDM */ \
+    X(t_launch_ns,     "t-launch-ns",     25000,   NS) /* host launch, per job */ \
+    X(t_sync_ns,       "t-sync-ns",       15000,   NS) /* host-mediated sync */ \
+    X(t_step_ns,       "t-step-ns",       5000,    NS) /* per COPY */ \
+    X(t_barrier_ns,    "t-barrier-ns",    1000,    NS) /* BARRIER/WAIT wake */ \
+    X(t_dma_ns,        "t-dma-ns",        1000,    NS) /* per DMA_GET/PUT */ \
+    X(f32_gflops,      "f32-gflops",      2048,    GF) /* per CG, f32 GEMM */ \
+    X(bf16_gflops,     "bf16-gflops",     4096,    GF) /* per CG, bf16 GEMM */
+
 struct swai_timing_props {
-    uint32_t ring_mbps;         /* per CG port to Global-HBM */
-    uint32_t ring_total_mbps;   /* the ring as a whole, all CGs */
-    uint32_t local_mbps;        /* per CG, its Local-HBM */
-    uint32_t pcie_mbps;         /* host link, each direction */
-    uint32_t ldm_mbps;          /* per CG, REDUCE in LDM */
-    uint32_t t_launch_ns;       /* host launch, per job */
-    uint32_t t_sync_ns;         /* host-mediated synchronisation */
-    uint32_t t_step_ns;         /* per COPY */
-    uint32_t t_barrier_ns;      /* on-card BARRIER/WAIT wake-up */
-    uint32_t t_dma_ns;          /* per DMA_GET/DMA_PUT */
-    uint32_t f32_gflops;        /* per CG, peak f32 GEMM, 10^9 FLOP/s */
-    uint32_t bf16_gflops;       /* per CG, GEMM with bf16 operands */
+#define SWAI_TIMING_FIELD(f, name, def, kind) uint32_t f;
+    SWAI_TIMING_PROPS(SWAI_TIMING_FIELD)
+#undef SWAI_TIMING_FIELD
 };
 
 /*
  * What a chunk of a transfer uses, in bytes.  A byte read from Global-HBM
- * goes over the CG's ring port (RING_RD) and the shared ring (RING_TOTAL);
- * from the CG's Local-HBM over LOCAL_RD; from host memory over PCIE_RD
- * (host -> card).  Writes likewise.  Ports are full duplex: reading and
- * writing the same tier (a Global -> Global COPY) do not add up.  LDM is
- * never the bottleneck of a transfer and is not listed.
+ * goes over the CG's port onto the ring bus (BUS_RD) and the bus as a whole
+ * (BUS_TOTAL); from the CG's Local-HBM over LOCAL_RD; from host memory over
+ * PCIE_RD (host -> card).  Writes likewise.  Ports are full duplex: reading
+ * and writing the same tier (a Global -> Global COPY) do not add up.  LDM
+ * is never the bottleneck of a transfer and is not listed.
  */
 enum swai_res {
     SWAI_RES_LOCAL_RD,
     SWAI_RES_LOCAL_WR,
-    SWAI_RES_RING_RD,
-    SWAI_RES_RING_WR,
-    SWAI_RES_RING_TOTAL,    /* shared */
+    SWAI_RES_BUS_RD,
+    SWAI_RES_BUS_WR,
+    SWAI_RES_BUS_TOTAL,     /* shared */
     SWAI_RES_PCIE_RD,       /* shared, host -> card */
     SWAI_RES_PCIE_WR,       /* shared, card -> host */
     SWAI_RES_N,

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-le.h - little-endian loads and stores of n <= 8 bytes.  Descriptors,
  * programs, completions and LDM elements are little endian on every host.

@@ -1,7 +1,7 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-timing.c - bandwidth and fixed-cost arithmetic of the timing model
- * (see swai-timing.h and Documentation/datasheet.md §14).
+ * swai-timing.c - the timing model's parameters, picosecond arithmetic and
+ * calendars (swai-timing.h; datasheet §14).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,59 +12,34 @@
 /* Shared by all CGs; the rest are a CG's own ports. */
 static bool res_shared(unsigned r)
 {
-    return r == SWAI_RES_RING_TOTAL || r == SWAI_RES_PCIE_RD ||
+    return r == SWAI_RES_BUS_TOTAL || r == SWAI_RES_PCIE_RD ||
            r == SWAI_RES_PCIE_WR;
 }
 
-/*
- * Defaults and their sources (datasheet §14): ring 100 GB/s, launch 25 us,
- * host sync 15 us and per-step 5 us are the paper's; the others are stated
- * there with their derivation.
- */
 void swai_timing_props_init(struct swai_timing_props *p)
 {
-    p->ring_mbps = 100000;
-    p->ring_total_mbps = 800000;
-    p->local_mbps = 100000;
-    p->pcie_mbps = 25000;
-    p->ldm_mbps = 1000000;
-    p->t_launch_ns = 25000;
-    p->t_sync_ns = 15000;
-    p->t_step_ns = 5000;
-    p->t_barrier_ns = 1000;
-    p->t_dma_ns = 1000;
-    p->f32_gflops = 2048;
-    p->bf16_gflops = 4096;
+#define SWAI_TIMING_DEFAULT(f, name, def, kind) p->f = def;
+    SWAI_TIMING_PROPS(SWAI_TIMING_DEFAULT)
+#undef SWAI_TIMING_DEFAULT
 }
+
+/*
+ * The range of each kind of property, and how the message says it.  One
+ * unsigned comparison checks both ends: below lo wraps above hi - lo.
+ */
+#define LIMIT_BW    SWAI_MBPS_MIN, SWAI_MBPS_MAX, "1..100000000"
+#define LIMIT_NS    0, SWAI_T_NS_MAX, "0..1000000000"
+#define LIMIT_GF    1, SWAI_GFLOPS_MAX, "1..1000000"
+#define CHECK(f, name, lo, hi, range) \
+    if ((uint32_t)(p->f - (lo)) > (uint32_t)((hi) - (lo))) { \
+        return name " must be in " range; \
+    }
+#define CHECK_KIND(f, name, def, kind) CHECK_ARGS(f, name, LIMIT_##kind)
+#define CHECK_ARGS(f, name, ...) CHECK(f, name, __VA_ARGS__)
 
 const char *swai_timing_props_validate(const struct swai_timing_props *p)
 {
-#define BW(f, name) \
-    if (p->f < SWAI_MBPS_MIN || p->f > SWAI_MBPS_MAX) { \
-        return name " must be in 1..100000000"; \
-    }
-#define NS(f, name) \
-    if (p->f > SWAI_T_NS_MAX) { \
-        return name " must be in 0..1000000000"; \
-    }
-    BW(ring_mbps, "ring-mbps");
-    BW(ring_total_mbps, "ring-total-mbps");
-    BW(local_mbps, "local-mbps");
-    BW(pcie_mbps, "pcie-mbps");
-    BW(ldm_mbps, "ldm-mbps");
-    NS(t_launch_ns, "t-launch-ns");
-    NS(t_sync_ns, "t-sync-ns");
-    NS(t_step_ns, "t-step-ns");
-    NS(t_barrier_ns, "t-barrier-ns");
-    NS(t_dma_ns, "t-dma-ns");
-    if (p->f32_gflops < 1 || p->f32_gflops > SWAI_GFLOPS_MAX) {
-        return "f32-gflops must be in 1..1000000";
-    }
-    if (p->bf16_gflops < 1 || p->bf16_gflops > SWAI_GFLOPS_MAX) {
-        return "bf16-gflops must be in 1..1000000";
-    }
-#undef BW
-#undef NS
+    SWAI_TIMING_PROPS(CHECK_KIND)
     return NULL;
 }
 
@@ -72,9 +47,9 @@ void swai_timing_init(struct swai_timing *t, const struct swai_timing_props *p)
 {
     t->mbps[SWAI_RES_LOCAL_RD] = p->local_mbps;
     t->mbps[SWAI_RES_LOCAL_WR] = p->local_mbps;
-    t->mbps[SWAI_RES_RING_RD] = p->ring_mbps;
-    t->mbps[SWAI_RES_RING_WR] = p->ring_mbps;
-    t->mbps[SWAI_RES_RING_TOTAL] = p->ring_total_mbps;
+    t->mbps[SWAI_RES_BUS_RD] = p->ring_mbps;
+    t->mbps[SWAI_RES_BUS_WR] = p->ring_mbps;
+    t->mbps[SWAI_RES_BUS_TOTAL] = p->ring_total_mbps;
     t->mbps[SWAI_RES_PCIE_RD] = p->pcie_mbps;
     t->mbps[SWAI_RES_PCIE_WR] = p->pcie_mbps;
     swai_timing_reset(t);

@@ -1,6 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-reduce.h - the arithmetic of the REDUCE instruction (QEMU-independent).
+ * swai-reduce.h - the arithmetic of the REDUCE instruction.
  *
  * dst[i] = dst[i] op src[i] over little-endian elements in LDM.  Rules
  * (Documentation/datasheet.md §13.5):
@@ -20,17 +20,8 @@
 
 #include <stdint.h>
 
-/* Bytes per element of dtype (SWAI_DT_*), 0 if dtype is not defined. */
-unsigned swai_reduce_esize(unsigned dtype);
-
 /* dst[i] = dst[i] rop src[i], i < n; dtype and rop must be valid. */
 void swai_reduce(uint8_t *dst, const uint8_t *src, uint64_t n,
                  unsigned dtype, unsigned rop);
-
-/* Conversions, exposed for the tests. */
-float swai_f16_to_f32(uint16_t h);
-uint16_t swai_f32_to_f16(float f);      /* round to nearest even */
-float swai_bf16_to_f32(uint16_t h);
-uint16_t swai_f32_to_bf16(float f);     /* round to nearest even */
 
 #endif /* SWAI_REDUCE_H */

@@ -1,7 +1,7 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-arith.c - the arithmetic of GEMM, LAYERNORM, DROPOUT and CVT
- * (datasheet §13.7).  Every f32 operation is written out in the order the
+ * (datasheet §13.7), and the engine's data plane (swai-arith.h).  Every f32 operation is written out in the order the
  * datasheet gives, and nothing may fuse a multiply with an add, so the host
  * reference computes the same bits (LAYERNORM, DROPOUT, CVT).  GEMM is the
  * host's BLAS (cblas_sgemm) on operands widened to f32.
@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swai-compute.h"
+#include "swai-arith.h"
+#include "swai-div.h"
+#include "swai-float.h"
 #include "swai-le.h"
 #include "swai-philox.h"
 #include "swai-reduce.h"
@@ -32,7 +34,7 @@ static float *scratch(uint64_t elems)
 static float ld_elem(const uint8_t *p, unsigned dtype)
 {
     if (dtype == SWAI_DT_BF16) {
-        return swai_bf16_to_f32((uint16_t)swai_ld_le(p, 2));
+        return swai_float_bf16_to_f32((uint16_t)swai_ld_le(p, 2));
     }
     return bits_f32((uint32_t)swai_ld_le(p, 4));
 }
@@ -40,22 +42,17 @@ static float ld_elem(const uint8_t *p, unsigned dtype)
 static void st_elem(uint8_t *p, unsigned dtype, float f)
 {
     if (dtype == SWAI_DT_BF16) {
-        swai_st_le(p, 2, swai_f32_to_bf16(f));
+        swai_st_le(p, 2, swai_float_f32_to_bf16(f));
     } else {
         swai_st_le(p, 4, f32_bits(f));
     }
-}
-
-static unsigned esize(unsigned dtype)
-{
-    return dtype == SWAI_DT_BF16 ? 2 : 4;
 }
 
 /* rows x cols at p (pitch ld elements) into dense f32. */
 static void load_mat(float *dst, const uint8_t *p, uint64_t rows,
                      uint64_t cols, uint64_t ld, unsigned dtype)
 {
-    unsigned es = esize(dtype);
+    unsigned es = swai_isa_compute_esize(dtype);
     uint64_t r, j;
 
     for (r = 0; r < rows; r++) {
@@ -65,7 +62,7 @@ static void load_mat(float *dst, const uint8_t *p, uint64_t rows,
     }
 }
 
-float swai_gelu(float x)
+float swai_arith_gelu(float x)
 {
     return 0.5f * x * (1.0f + tanhf(0.7978845608028654f *
                                     (x + 0.044715f * x * x * x)));
@@ -94,7 +91,7 @@ static void gemm(const struct swai_insn_gemm *g, uint8_t *ldm)
                 (int)g->n);
     if (g->epilogue == SWAI_EPI_GELU) {
         for (i = 0; i < mn; i++) {
-            c[i] = swai_gelu(c[i]);
+            c[i] = swai_arith_gelu(c[i]);
         }
     }
     for (r = 0; r < g->m; r++) {
@@ -115,7 +112,7 @@ static void gemm(const struct swai_insn_gemm *g, uint8_t *ldm)
  */
 static void layernorm(const struct swai_insn_layernorm *l, uint8_t *ldm)
 {
-    unsigned es = esize(l->dtype);
+    unsigned es = swai_isa_compute_esize(l->dtype);
     float eps = bits_f32(l->eps), n = (float)l->cols;
     float *x = scratch(l->cols), *gb = scratch(2ull * l->cols);
     uint64_t r, j;
@@ -150,7 +147,7 @@ static void layernorm(const struct swai_insn_layernorm *l, uint8_t *ldm)
 
 static void dropout(const struct swai_insn_dropout *d, uint8_t *ldm)
 {
-    unsigned es = esize(d->dtype);
+    unsigned es = swai_isa_compute_esize(d->dtype);
     float keep = bits_f32(d->keep), scale = 1.0f / keep;
     uint32_t key[2] = { (uint32_t)d->seed, (uint32_t)(d->seed >> 32) };
     uint32_t w[4];
@@ -176,7 +173,7 @@ static void dropout(const struct swai_insn_dropout *d, uint8_t *ldm)
 
 static void cvt(const struct swai_insn *v, uint8_t *ldm)
 {
-    unsigned si = esize(v->dtype), so = esize(v->rop);
+    unsigned si = swai_isa_compute_esize(v->dtype), so = swai_isa_compute_esize(v->rop);
     uint64_t i;
 
     if (v->dtype == v->rop) {
@@ -189,7 +186,7 @@ static void cvt(const struct swai_insn *v, uint8_t *ldm)
     }
 }
 
-void swai_compute_run(const struct swai_cop *c, uint8_t *ldm)
+void swai_arith_compute(const struct swai_cop *c, uint8_t *ldm)
 {
     switch (c->u.op) {
     case SWAI_OP_GEMM:
@@ -206,3 +203,9 @@ void swai_compute_run(const struct swai_cop *c, uint8_t *ldm)
         break;
     }
 }
+
+const struct swai_engine_arith swai_arith = {
+    .reduce = swai_reduce,
+    .div = swai_div,
+    .compute = swai_arith_compute,
+};

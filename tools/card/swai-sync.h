@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-sync.h - the semaphore instructions of core-group programs:
+ * BARRIER, SIGNAL, WAIT, FENCE, TIMESTAMP (datasheet §13.6).
+ *
+ * A semaphore is an 8-byte aligned little-endian u64 at a device address.
+ * The engine runs all CGs under one lock, so a read-modify-write by one CG
+ * is atomic with respect to the others (not to the host CPU).  For the
+ * timing model the engine remembers when (in modeled time) it last wrote
+ * each semaphore: a CG that a write releases leaves its BARRIER or WAIT no
+ * earlier than that.
+ */
+#ifndef SWAI_SYNC_H
+#define SWAI_SYNC_H
+
+#include "swai-engine.h"
+
+/*
+ * The semaphore instruction at CG cg's pc (the CG has drained): SWAI_JOB_OK
+ * (done, or now blocked: job.wait) or an error.
+ */
+int swai_sync_step(struct swai_engine *e, unsigned cg,
+                   const struct swai_insn *in);
+/*
+ * Re-read the semaphore a blocked CG waits on; when it allows, the CG
+ * leaves its BARRIER or WAIT and is runnable again.  SWAI_JOB_OK or an
+ * error reading the semaphore.
+ */
+int swai_sync_check(struct swai_engine *e, unsigned cg);
+
+#endif /* SWAI_SYNC_H */

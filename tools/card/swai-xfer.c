@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-xfer.c - transfers between LDM and device addresses, and between
+ * device addresses (swai-xfer.h).
+ */
+#include "swai-access.h"
+#include "swai-cg.h"
+#include "swai-cost.h"
+#include "swai-xfer.h"
+
+/* Geometry of a transfer with defaults applied. */
+struct xfer {
+    uint64_t rows, len, dst_stride, src_stride;
+    uint64_t total;             /* rows * len */
+    uint64_t ldm_off, ldm_ext;  /* the LDM side, first to last byte */
+};
+
+static bool is_async(const struct swai_insn *in)
+{
+    return in->flags & SWAI_XFER_ASYNC;
+}
+
+/* Bytes from the first row's start to the last row's end, or false. */
+static bool extent(const struct xfer *x, uint64_t stride, uint64_t *ext)
+{
+    uint64_t e;
+
+    if (__builtin_mul_overflow(x->rows - 1, stride, &e) ||
+        __builtin_add_overflow(e, x->len, &e)) {
+        return false;
+    }
+    *ext = e;
+    return true;
+}
+
+/* Range of 'ext' bytes at 'base': in LDM, or a VA that does not wrap. */
+static int check_side(const struct swai_engine *e, bool ldm, uint64_t base,
+                      uint64_t ext)
+{
+    uint64_t end;
+
+    if (__builtin_add_overflow(base, ext, &end)) {
+        return ldm ? SWAI_JOB_ERR_LDM : SWAI_JOB_ERR_ILLEGAL;
+    }
+    if (ldm && end > e->ldm_bytes) {
+        return SWAI_JOB_ERR_LDM;
+    }
+    return SWAI_JOB_OK;
+}
+
+static int setup(const struct swai_engine *e, const struct swai_insn *in,
+                 struct xfer *x)
+{
+    uint64_t dext, sext;
+    int r;
+
+    x->rows = in->rows ? in->rows : 1;
+    x->len = in->len;
+    x->dst_stride = in->dst_stride ? in->dst_stride : in->len;
+    x->src_stride = in->src_stride ? in->src_stride : in->len;
+    if (__builtin_mul_overflow(x->rows, x->len, &x->total) ||
+        !extent(x, x->dst_stride, &dext) || !extent(x, x->src_stride, &sext)) {
+        return SWAI_JOB_ERR_ILLEGAL;
+    }
+    x->ldm_off = in->op == SWAI_OP_DMA_GET ? in->dst : in->src;
+    x->ldm_ext = in->op == SWAI_OP_DMA_GET ? dext :
+                 in->op == SWAI_OP_DMA_PUT ? sext : 0;
+    if (!x->total) {
+        x->ldm_ext = 0;
+        return SWAI_JOB_OK;
+    }
+    r = check_side(e, in->op == SWAI_OP_DMA_GET, in->dst, dext);
+    if (!r) {
+        r = check_side(e, in->op == SWAI_OP_DMA_PUT, in->src, sext);
+    }
+    return r;
+}
+
+/* Move bytes [from, from + n) of the transfer's byte stream (one row). */
+static int piece(struct swai_engine *e, unsigned cg,
+                 struct swai_engine_job *j, const struct swai_insn *in,
+                 const struct xfer *x, uint64_t from, uint64_t n,
+                 uint64_t acct[SWAI_RES_N], uint64_t *moved)
+{
+    uint8_t *ldm = swai_cg_ldm(e, cg);
+    uint64_t row = from / x->len, off = from % x->len;
+    uint64_t dst = in->dst + row * x->dst_stride + off;
+    uint64_t src = in->src + row * x->src_stride + off;
+
+    switch (in->op) {
+    case SWAI_OP_DMA_GET:
+        return swai_access_rw(e, cg, j, src, ldm ? ldm + dst : NULL, n, false,
+                              acct, moved);
+    case SWAI_OP_DMA_PUT:
+        return swai_access_rw(e, cg, j, dst, ldm ? ldm + src : NULL, n, true,
+                              acct, moved);
+    default:
+        return swai_access_copy(e, cg, j, dst, src, n, acct, moved);
+    }
+}
+
+/*
+ * Fixed cost and checks of a transfer, once, when it starts.  A
+ * synchronous one first drains and then runs on the sequencer's clock; an
+ * asynchronous one only pays its issue cost there and runs from when its
+ * LDM bytes are free (GET: no earlier read or write pending; PUT: no
+ * earlier write pending) -- its ports are checked chunk by chunk.
+ */
+static int start(struct swai_engine *e, unsigned cg,
+                 const struct swai_insn *in, const struct xfer *x)
+{
+    struct swai_engine_cg *c = &e->cg[cg];
+    struct swai_engine_job *j = &c->job;
+    uint64_t t0;
+
+    if (j->inject_dma) {
+        j->inject_dma = false;
+        j->fault.va = in->op == SWAI_OP_DMA_PUT ? in->dst : in->src;
+        return SWAI_JOB_ERR_DMA;
+    }
+    if (!is_async(in)) {
+        swai_cg_drain(c);
+    }
+    c->clock_ps += swai_cost_issue_ps(&e->tp, in->op);
+    if (is_async(in)) {
+        t0 = c->clock_ps;
+        if (in->op == SWAI_OP_DMA_GET) {
+            t0 = swai_cg_max(t0, swai_seq_sb_write_ready(&c->sb, x->ldm_off,
+                                                         x->ldm_ext));
+        } else if (in->op == SWAI_OP_DMA_PUT) {
+            t0 = swai_cg_max(t0, swai_seq_sb_read_ready(&c->sb, x->ldm_off,
+                                                        x->ldm_ext));
+        }
+        j->seq.xfer_ps = t0;
+    }
+    if (in->op == SWAI_OP_DMA_GET && x->total) {
+        swai_cg_ldm_dirty(j, in->dst, in->dst + (x->rows - 1) * x->dst_stride +
+                          x->len);
+    }
+    j->started = true;
+    return SWAI_JOB_OK;
+}
+
+/* After a chunk: when the last is done, the scoreboard learns its end. */
+static int done(struct swai_engine_cg *c, const struct swai_insn *in,
+                const struct xfer *x)
+{
+    struct swai_engine_job *j = &c->job;
+
+    if (j->done != x->total) {
+        return SWAI_JOB_OK;
+    }
+    if (is_async(in) && in->op == SWAI_OP_DMA_GET) {
+        swai_seq_sb_write(&c->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_ps);
+    } else if (is_async(in) && in->op == SWAI_OP_DMA_PUT) {
+        swai_seq_sb_read(&c->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_ps);
+    }
+    swai_cg_next(j);
+    return SWAI_JOB_OK;
+}
+
+int swai_xfer_step(struct swai_engine *e, unsigned cg,
+                   const struct swai_insn *in)
+{
+    struct swai_engine_cg *c = &e->cg[cg];
+    struct swai_engine_job *j = &c->job, copy;
+    uint64_t acct[SWAI_RES_N] = { 0 };
+    uint64_t chunk, k = 0, moved = 0;
+    uint32_t gen = e->gen;
+    struct xfer x;
+    int r;
+
+    r = setup(e, in, &x);
+    if (!r && !j->started) {
+        r = start(e, cg, in, &x);
+    }
+    if (r) {
+        return r;
+    }
+    chunk = x.total - j->done < SWAI_CHUNK ? x.total - j->done : SWAI_CHUNK;
+    copy = *j;
+    swai_cg_unlock(e);
+    while (k < chunk) {
+        uint64_t from = copy.done + k;
+        uint64_t n = x.len - from % x.len;
+
+        n = n < chunk - k ? n : chunk - k;
+        r = piece(e, cg, &copy, in, &x, from, n, acct, &moved);
+        k += moved;
+        if (r) {
+            break;
+        }
+    }
+    if (!swai_cg_relock(e, cg, gen)) {
+        return SWAI_CG_GONE;
+    }
+    copy.bytes += k;
+    copy.done += k;
+    *j = copy;
+    if (!is_async(in)) {
+        c->clock_ps = swai_timing_chunk(&e->timing, c->clock_ps, acct);
+        return r ? r : done(c, in, &x);
+    }
+    /* Each chunk starts when the last ended and its ports are free. */
+    if (k) {
+        uint64_t t = swai_seq_ports_ready(&j->seq, j->seq.xfer_ps, acct);
+
+        swai_seq_ports_busy(&j->seq, swai_timing_chunk(&e->timing, t, acct),
+                            acct);
+    }
+    return r ? r : done(c, in, &x);
+}
