@@ -39,7 +39,7 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 DIRFLAGS_runtime := -Iruntime
 DIRFLAGS_runtime/tests := -Iruntime
 DIRFLAGS_runtime/kernels := -ffp-contract=off
-DIRFLAGS_runtime/kernels/tests := -ffp-contract=off -Iruntime/kernels/tests
+DIRFLAGS_runtime/kernels/tests := -ffp-contract=off -Iruntime/kernels/tests -Ikernel
 DIRFLAGS_collectives := -Icollectives -Ikernel
 DIRFLAGS_collectives/tests := -Icollectives -Ikernel -Iruntime/kernels/tests
 DIRFLAGS_tools/bench := -Iruntime -Itools/bench
@@ -156,8 +156,7 @@ CCL_SRC := $(wildcard collectives/*.c)
 LIBSWCCL := $(B)/lib/libswccl.so.$(SWCCL_VER)
 SWCCL_LINK := -L$(B)/lib -lswccl -lsdaa
 collectives: $(LIBSWCCL) $(B)/lib/pkgconfig/swccl.pc
-$(LIBSWCCL): $(call objs,obj,$(CCL_SRC)) $(B)/obj/lib/libswk.a $(B)/obj/lib/libswkref.a \
-		$(B)/obj/lib/libswaicard.a \
+$(LIBSWCCL): $(call objs,obj,$(CCL_SRC)) $(B)/obj/lib/libswk.a $(B)/obj/lib/libswaicard.a \
 		collectives/libswccl.map $(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libswccl.so.$(SWCCL_SOVER) \
@@ -235,20 +234,20 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
 	$(B)/tests/swk-unit-test
 unit-tests: $(UT_BIN)
-# The kernel emitters' programs run in a host interpreter (runtime/kernels/tests/swk-interp.h).
+# The kernel emitters' programs run on the card's engine (runtime/kernels/tests/swk-engine.h).
 $(B)/tests/swk-unit-test: $(B)/san/runtime/kernels/tests/swk-unit-test.o $(B)/san/lib/libswk.a \
 		$(B)/san/lib/libswkref.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lm
-# libswccl's objects without the ones that call libsdaa: the cost model, shards, and
-# every algorithm's programs run through the simulator on host memory.
+	$(CC) $(SAN) -o $@ $^ -lblas -lm
+# libswccl's objects without the ones that call libsdaa: the algorithms, the fused
+# jobs and the cost model, whose programs run on the card's engine on host memory.
 CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c \
 	collectives/swccl_launch.c collectives/swccl_group.c collectives/swccl_timeout.c \
-	collectives/swccl_fused.c collectives/swccl_fused_exec.c,$(CCL_SRC))
+	collectives/swccl_fused.c collectives/swccl_coll.c collectives/swccl_mem.c,$(CCL_SRC))
 $(B)/tests/swccl-unit-test: $(call objs,san,collectives/tests/swccl-unit-test.c $(CCL_UT_SRC)) \
 		$(B)/san/lib/libswk.a $(B)/san/lib/libswkref.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lm
+	$(CC) $(SAN) -o $@ $^ -lblas -lm
 $(B)/tests/swccl-bench-test: $(B)/san/tools/bench/tests/swccl-bench-test.o \
 		$(B)/san/lib/libbenchpure.a
 	@mkdir -p $(dir $@)

@@ -17,7 +17,7 @@
  * (K = 1 unless SWCCL_CSC1_CHUNKS asks more: the writes of all ranks run in
  * parallel, so chunks only help when ranks start at different times.)
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {

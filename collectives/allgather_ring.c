@@ -13,7 +13,7 @@
  *
  * with V the total bytes: eq. (3), 195 us for 8 MB on 4 CGs.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {
@@ -50,5 +50,6 @@ static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 
 const struct swccl_algo swccl_allgather_ring = {
 	.name = "RING", .coll = SWCCL_ALLGATHER, .algo = swcclAlgoRing,
+	.props = SWCCL_ALGO_HOST_SYNC,
 	.unsupported = unsupported, .scratch = scratch, .steps = steps, .build = build,
 };

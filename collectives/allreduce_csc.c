@@ -6,7 +6,7 @@
  * it where the peers can read it, SYNC, read the other shards, then an
  * on-card barrier.  2 host syncs, N launches.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static bool shared(const struct swccl_buf *b)
 {

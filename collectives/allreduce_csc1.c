@@ -11,7 +11,7 @@
  * after rank k's flag is 2 is also what makes in-place safe: rank k is the
  * only reader of that part of the sendbuff.  A final on-card barrier.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {

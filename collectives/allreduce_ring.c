@@ -5,7 +5,7 @@
  * RING AllGather steps of the reduced shards: 2(N-1) host-launched steps.
  * Reduction order: rank order, as reducescatter_ring.c explains.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {
@@ -65,5 +65,6 @@ static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 
 const struct swccl_algo swccl_allreduce_ring = {
 	.name = "RING", .coll = SWCCL_ALLREDUCE, .algo = swcclAlgoRing,
+	.props = SWCCL_ALGO_HOST_SYNC,
 	.unsupported = unsupported, .scratch = scratch, .steps = steps, .build = build,
 };

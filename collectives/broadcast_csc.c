@@ -6,7 +6,7 @@
  *
  *   T = t_launch [+ t_step + V/BW] + t_sync + t_step + V/BW + t_barrier
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {

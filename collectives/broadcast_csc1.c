@@ -9,7 +9,7 @@
  *
  * K (SWCCL_CSC1_CHUNKS, else chosen) minimises it: K ~ sqrt(V/BW / (t_step + t_barrier)).
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {

@@ -7,7 +7,7 @@
  *
  *   T = (N-1)(t_launch + t_step + V/BW + t_sync)
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {
@@ -45,5 +45,6 @@ static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 
 const struct swccl_algo swccl_broadcast_ring = {
 	.name = "RING", .coll = SWCCL_BROADCAST, .algo = swcclAlgoRing,
+	.props = SWCCL_ALGO_HOST_SYNC,
 	.unsupported = unsupported, .scratch = scratch, .steps = steps, .build = build,
 };

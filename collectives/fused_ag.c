@@ -22,7 +22,8 @@
  */
 #include <errno.h>
 
-#include "swccl_internal.h"
+#include "swccl_algo.h"
+#include "swccl_fused.h"
 #include "swk.h"
 
 static uint64_t slot_bytes(const struct swccl_call *c)
@@ -35,11 +36,10 @@ size_t fused_ag_stage_bytes(const struct swccl_call *c)
 	return c->nranks > 1 ? (size_t)c->nranks * slot_bytes(c) : 0;
 }
 
-int fused_ag_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns,
-		  struct swai_progs *out)
+int fused_ag_jobs(const struct swccl_call *c, int r, struct swai_progs *out)
 {
 	const struct swccl_rank *rk = &c->r[r];
-	struct swk_cfg cfg = { .ldm_bytes = ldm, .max_insns = max_insns,
+	struct swk_cfg cfg = { .ldm_bytes = c->ldm, .max_insns = c->kinsns,
 			       .reserve = SWCCL_FUSED_RESERVE };
 	uint64_t slot = slot_bytes(c), gathered = rk->fb[FB_Y].va;
 	uint8_t dt = (uint8_t)swccl_type_dt(c->dtype);
@@ -77,7 +77,7 @@ int fused_ag_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 	if (!e && (lnp.nomem || gp.nomem))
 		e = -ENOMEM;
 	if (!e)
-		e = jobs_two_phases(out, c, r, &lnp, &gp, max_insns);
+		e = jobs_two_phases(out, c, r, &lnp, &gp, c->kinsns);
 	swai_progs_free(&lnp);
 	swai_progs_free(&gp);
 	return e;

@@ -12,7 +12,8 @@
  */
 #include <errno.h>
 
-#include "swccl_internal.h"
+#include "swccl_algo.h"
+#include "swccl_fused.h"
 #include "swk.h"
 
 void jobs_unit(struct swai_progs *j, const struct swai_prog *pre, const struct swai_insn *body,

@@ -18,7 +18,8 @@
  */
 #include <errno.h>
 
-#include "swccl_internal.h"
+#include "swccl_algo.h"
+#include "swccl_fused.h"
 #include "swk.h"
 
 static uint64_t block_bytes(const struct swccl_call *c)
@@ -38,11 +39,10 @@ static uint64_t xslot(const struct swccl_call *c, int i, int j)
 	       block_bytes(c);
 }
 
-int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns,
-		  struct swai_progs *out)
+int fused_rs_jobs(const struct swccl_call *c, int r, struct swai_progs *out)
 {
 	const struct swccl_rank *rk = &c->r[r];
-	struct swk_cfg cfg = { .ldm_bytes = ldm, .max_insns = max_insns,
+	struct swk_cfg cfg = { .ldm_bytes = c->ldm, .max_insns = c->kinsns,
 			       .reserve = SWCCL_FUSED_RESERVE };
 	uint32_t h = (uint32_t)c->fz.hidden;
 	struct swk_gemm g = { .m = (uint32_t)(c->fz.rows * (size_t)c->nranks), .n = h,
@@ -65,8 +65,8 @@ int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 	g.c.block_rows = (uint32_t)c->fz.rows;
 	g.c.ld = h;
 	for (int j = 0; j < c->nranks; j++) {
-		g.c.va[j] = j == r ? rk->tmp : xslot(c, j, r);
-		rd.src[j] = j == r ? rk->tmp : xslot(c, r, j);
+		g.c.va[j] = j == r ? rk->tmp.va : xslot(c, j, r);
+		rd.src[j] = j == r ? rk->tmp.va : xslot(c, r, j);
 	}
 
 	swai_progs_init(&gp);
@@ -77,7 +77,7 @@ int fused_rs_jobs(const struct swccl_call *c, int r, uint64_t ldm, int max_insns
 	if (!e && (gp.nomem || rp.nomem))
 		e = -ENOMEM;
 	if (!e)
-		e = jobs_two_phases(out, c, r, &gp, &rp, max_insns);
+		e = jobs_two_phases(out, c, r, &gp, &rp, c->kinsns);
 	swai_progs_free(&gp);
 	swai_progs_free(&rp);
 	return e;

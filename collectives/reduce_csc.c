@@ -5,7 +5,7 @@
  * (Algorithm 2's read phase, reducescatter_csc.c) into its recvbuff, then
  * an on-card barrier.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static bool shared(const struct swccl_buf *b)
 {

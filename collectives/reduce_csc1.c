@@ -6,7 +6,7 @@
  * one DMA_PUT) as soon as every peer's chunk k is there, so reducing
  * overlaps writing.  An on-card barrier at the end.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {

@@ -8,7 +8,7 @@
  *
  *   T = (N-1)(t_launch + 3 t_dma + 3 V/BW + 3 V/BW_ldm + t_sync)
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {
@@ -46,5 +46,6 @@ static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 
 const struct swccl_algo swccl_reduce_ring = {
 	.name = "RING", .coll = SWCCL_REDUCE, .algo = swcclAlgoRing,
+	.props = SWCCL_ALGO_HOST_SYNC,
 	.unsupported = unsupported, .scratch = scratch, .steps = steps, .build = build,
 };

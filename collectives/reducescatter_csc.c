@@ -14,7 +14,7 @@
  *   T = t_launch [+ t_step + V/BW] + t_sync
  *       + (N-1)(3 t_dma + 3 V/(N BW) + 3 V/(N BW_ldm)) + t_barrier
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static bool shared(const struct swccl_buf *b)
 {

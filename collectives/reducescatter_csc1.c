@@ -16,7 +16,7 @@
  *                + t_dma + V/(N BW) + t_barrier
  *   written: + 2 (t_step) + (N-1) V/(N BW) for the writes, (N-1) t_barrier per chunk
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {

@@ -17,7 +17,7 @@
  *   T ~= (N-1) (t_launch + t_sync + 3 t_dma + 3 V/(N BW) + 3 V/(N BW_ldm))
  *        + (the own part: t_dma + V/(N BW) + ...)
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 static const char *unsupported(const struct swccl_call *c)
 {
@@ -68,5 +68,6 @@ static void build(const struct swccl_call *c, int s, int r, struct swai_prog *p)
 
 const struct swccl_algo swccl_reducescatter_ring = {
 	.name = "RING", .coll = SWCCL_REDUCESCATTER, .algo = swcclAlgoRing,
+	.props = SWCCL_ALGO_HOST_SYNC,
 	.unsupported = unsupported, .scratch = scratch, .steps = steps, .build = build,
 };

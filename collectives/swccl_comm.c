@@ -13,17 +13,15 @@
  * and write them (release blocked programs on timeout or abort) without a
  * job, which a queue blocked in a WAIT would never run.
  */
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "swccl_internal.h"
-
-/* Peer access (issue 5's libsdaa); weak so the library loads without it. */
-extern sdaaError_t sdaaDeviceEnablePeerAccess(int peer, unsigned int flags)
-	__attribute__((weak));
+#include "swccl_kind.h"
+#include "swccl_plan.h"
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_cv = PTHREAD_COND_INITIALIZER;
@@ -40,9 +38,7 @@ static struct pending *pendings;
 /* Enable peer access among all ranks; false if any pair cannot have it. */
 static bool enable_peers(struct swccl_shared *sh)
 {
-	const char *e = getenv("SWCCL_PEER");
-
-	if (!sdaaDeviceEnablePeerAccess || (e && !atoi(e)))
+	if (!swccl_param_long(SWCCL_PARAM_PEER))
 		return false;
 	for (int i = 0; i < sh->nranks; i++) {
 		if (sdaaSetDevice(sh->comm[i]->dev))
@@ -55,7 +51,7 @@ static bool enable_peers(struct swccl_shared *sh)
 			r = sdaaDeviceEnablePeerAccess(sh->comm[j]->dev, 0);
 			if (r && strcmp(sdaaGetErrorName(r), "sdaaErrorPeerAccessAlreadyEnabled")) {
 				sdaaGetLastError();
-				swccl_log(SWCCL_LOG_INFO, "no peer access CG %d -> CG %d: %s",
+				swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "no peer access CG %d -> CG %d: %s",
 					  sh->comm[i]->cg, sh->comm[j]->cg, sdaaGetErrorString(r));
 				return false;
 			}
@@ -112,7 +108,7 @@ static swcclResult_t setup(struct swccl_shared *sh)
 	sh->peer = enable_peers(sh);
 	swccl_watchdog_start(sh);
 	sdaaSetDevice(dev);
-	swccl_log(SWCCL_LOG_INFO, "comm of %d ranks on card %d, LDM %zu B, peer access %s",
+	swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on card %d, LDM %zu B, peer access %s",
 		  sh->nranks, sh->card, sh->ldm, sh->peer ? "on" : "off");
 	return swcclSuccess;
 }
@@ -124,6 +120,11 @@ static struct swccl_shared *shared_new(int nranks)
 	if (!sh)
 		return NULL;
 	sh->nranks = nranks;
+	sh->plans = swccl_plan_cache_new();
+	if (!sh->plans) {
+		free(sh);
+		return NULL;
+	}
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->cv, NULL);
 	return sh;
@@ -134,15 +135,13 @@ static void shared_free(struct swccl_shared *sh, bool idle)
 	swccl_watchdog_stop(sh);
 	/* Memory a job may still touch is left alone rather than faulted on. */
 	if (idle) {
-		for (int i = 0; i < sh->nretired; i++)
-			sdaaFreeCross(sh->retired[i]);
-		if (sh->scratch)
-			sdaaFreeCross(sh->scratch);
+		swccl_mem_free(sh);
 		if (sh->sems_host)
 			sdaaFreeHost(sh->sems_host);
-		swccl_fused_free(sh);
 	}
 	swccl_insts_free(sh);
+	swccl_plan_cache_free(sh->plans);
+	swccl_model_free(sh->model);
 	free(sh->retired);
 	pthread_mutex_destroy(&sh->mu);
 	pthread_cond_destroy(&sh->cv);
@@ -259,7 +258,7 @@ SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcc
 			pd->joined--;
 			free(c);
 			pthread_mutex_unlock(&reg_mu);
-			swccl_log(SWCCL_LOG_WARN, "swcclCommInitRank: rank %d waited SWCCL_TIMEOUT "
+			swccl_log(SWCCL_LOG_WARN, SWCCL_INIT, "swcclCommInitRank: rank %d waited SWCCL_TIMEOUT "
 				  "for the other ranks to join", rank);
 			return swcclTimeout;
 		}

@@ -1,51 +1,88 @@
 // SPDX-License-Identifier: MIT
 /*
- * swccl_debug.c - SWCCL_DEBUG logging (WARN, INFO, TRACE; default none, on
- * stderr, as NCCL_DEBUG) and the per-communicator last-error text.
+ * swccl_debug.c - logging, as NCCL_DEBUG / NCCL_DEBUG_SUBSYS: SWCCL_DEBUG
+ * picks the level (WARN, INFO, TRACE; default none), SWCCL_DEBUG_SUBSYS the
+ * subsystems (INIT, COLL, PLAN, LAUNCH, FUSED or ALL; a leading ^ excludes
+ * the list instead), on stderr; and the per-communicator last-error text.
+ * Jobs are named the way libsdaa, the driver and the card name them: libswccl
+ * logs which rank's core group launches what, libsdaa the job id it got.
  */
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "swccl_internal.h"
+#include "swccl_comm.h"
 
-int swccl_log_level(void)
+static const char *const subsys_name[] = { "INIT", "COLL", "PLAN", "LAUNCH", "FUSED" };
+
+unsigned int swccl_subsys_parse(const char *s)
 {
-	static int level = -1;
-	const char *e;
+	unsigned int mask = 0;
+	bool invert = *s == '^';
+	char buf[128], *tok, *save;
 
-	if (level >= 0)
-		return level;
-	e = getenv("SWCCL_DEBUG");
-	if (!e || !*e)
-		level = SWCCL_LOG_NONE;
-	else if (!strcasecmp(e, "WARN"))
-		level = SWCCL_LOG_WARN;
-	else if (!strcasecmp(e, "INFO"))
-		level = SWCCL_LOG_INFO;
-	else if (!strcasecmp(e, "TRACE"))
-		level = SWCCL_LOG_TRACE;
-	else
-		level = SWCCL_LOG_WARN;
-	return level;
+	snprintf(buf, sizeof(buf), "%s", s + invert);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (!strcasecmp(tok, "ALL"))
+			mask |= SWCCL_SUBSYS_ALL;
+		for (unsigned int i = 0; i < sizeof(subsys_name) / sizeof(subsys_name[0]); i++)
+			if (!strcasecmp(tok, subsys_name[i]))
+				mask |= 1u << i;
+	}
+	return invert ? SWCCL_SUBSYS_ALL & ~mask : mask;
 }
 
-void swccl_log(int level, const char *fmt, ...)
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int log_level;
+static unsigned int log_mask;
+
+static void log_init(void)
+{
+	const char *e = swccl_param(SWCCL_PARAM_DEBUG);
+
+	if (!*e)
+		log_level = SWCCL_LOG_NONE;
+	else if (!strcasecmp(e, "WARN"))
+		log_level = SWCCL_LOG_WARN;
+	else if (!strcasecmp(e, "INFO"))
+		log_level = SWCCL_LOG_INFO;
+	else if (!strcasecmp(e, "TRACE"))
+		log_level = SWCCL_LOG_TRACE;
+	else
+		log_level = SWCCL_LOG_WARN;
+	log_mask = swccl_subsys_parse(swccl_param(SWCCL_PARAM_DEBUG_SUBSYS));
+}
+
+bool swccl_log_on(int lvl, unsigned int subsys)
+{
+	pthread_once(&once, log_init);
+	if (lvl > log_level)
+		return false;
+	/* Warnings always: they say why a call failed. */
+	return lvl == SWCCL_LOG_WARN || (log_mask & subsys);
+}
+
+void swccl_log(int lvl, unsigned int subsys, const char *fmt, ...)
 {
 	static const char *const tag[] = { "", "WARN", "INFO", "TRACE" };
 	char line[1024];
 	va_list ap;
+	int i = 0;
 
-	if (level > swccl_log_level())
+	if (!swccl_log_on(lvl, subsys))
 		return;
+	while (i < 4 && !(subsys & (1u << i)))
+		i++;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "swccl %s %s\n", tag[level], line);
+	/* One write per line, so lines of several threads do not interleave. */
+	fprintf(stderr, "swccl %s %s %s\n", tag[lvl], subsys_name[i], line);
 }
 
-/* Record the failure of @comm's call; log it at WARN. */
 swcclResult_t swccl_fail(swcclComm_t comm, swcclResult_t r, const char *fmt, ...)
 {
 	char msg[512];
@@ -56,17 +93,8 @@ swcclResult_t swccl_fail(swcclComm_t comm, swcclResult_t r, const char *fmt, ...
 	va_end(ap);
 	if (comm)
 		snprintf(comm->lasterr, sizeof(comm->lasterr), "%s", msg);
-	swccl_log(SWCCL_LOG_WARN, "%s: %s", swcclGetErrorString(r), msg);
+	swccl_log(SWCCL_LOG_WARN, SWCCL_COLL, "%s: %s", swcclGetErrorString(r), msg);
 	return r;
-}
-
-const char *swccl_coll_name(enum swccl_coll coll)
-{
-	static const char *const n[] = { "AllGather", "ReduceScatter", "AllReduce",
-					 "Broadcast", "Reduce", "LayerNormAllGatherGemm",
-					 "GemmReduceScatterDropout" };
-
-	return (unsigned)coll < SWCCL_NCALLS ? n[coll] : "?";
 }
 
 SWCCL_EXPORT const char *swcclGetErrorString(swcclResult_t r)

@@ -3,7 +3,7 @@
  * swccl_dtype.c - swccl data types and reduction operators as the card's
  * REDUCE instruction knows them.
  */
-#include "swccl_internal.h"
+#include "swccl_call.h"
 
 size_t swccl_type_size(swcclDataType_t t)
 {

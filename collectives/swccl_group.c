@@ -1,26 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * swccl_group.c - swcclGroupStart/End: collectives between them are only
- * recorded (per thread, nesting allowed); the outermost GroupEnd posts them
- * all, in order, then waits until each is launched.  Posting all before
- * waiting is what lets one thread drive every rank of a swcclCommInitAll
- * communicator: the last rank's post launches the collective.
+ * swccl_group.c - a rank's call, and swcclGroupStart/End: calls between
+ * them are only recorded (per thread, nesting allowed); the outermost
+ * GroupEnd posts them all, in order, then waits until each is launched.
+ * Posting all before waiting is what lets one thread drive every rank of a
+ * swcclCommInitAll communicator: the last rank's post launches the call.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "swccl_internal.h"
+#include "swccl_kind.h"
 
 static __thread int depth;
 static __thread struct swccl_op *ops;
 static __thread int nops, capops;
 static __thread swcclResult_t group_error;
 
-bool swccl_in_group(void)
-{
-	return depth > 0;
-}
-
-swcclResult_t swccl_group_add(const struct swccl_op *op)
+static swcclResult_t group_add(const struct swccl_op *op)
 {
 	if (nops == capops) {
 		int cap = capops ? 2 * capops : 16;
@@ -33,6 +29,21 @@ swcclResult_t swccl_group_add(const struct swccl_op *op)
 	}
 	ops[nops++] = *op;
 	return swcclSuccess;
+}
+
+swcclResult_t swccl_submit(const struct swccl_op *op)
+{
+	uint64_t seq;
+	swcclResult_t r;
+
+	if (!op->comm)
+		return swcclInvalidArgument;
+	if (op->comm->dead)
+		return swccl_fail(op->comm, swcclInvalidUsage, "the communicator was aborted");
+	if (depth > 0)
+		return group_add(op);
+	r = swccl_post(op, &seq);
+	return r ? r : swccl_wait(op->comm, seq);
 }
 
 SWCCL_EXPORT swcclResult_t swcclGroupStart(void)

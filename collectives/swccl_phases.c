@@ -11,7 +11,7 @@
  * already holds ranks 0..k in that order, followed by ranks k+1..), which
  * is what makes results bitwise identical across algorithms.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 void phase_fold(struct swai_prog *p, const struct swccl_call *c, const uint64_t *items,
 		int nitems, int rot, const uint64_t *out, int nout, bool final, uint64_t n)

@@ -5,7 +5,7 @@
  * semaphores.  Empty transfers are left out: they would cost their fixed
  * cost and move nothing.
  */
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 void prog_copy_rows(struct swai_prog *p, uint64_t dst, uint64_t src, uint64_t len,
 		    uint32_t rows, uint64_t dst_stride, uint64_t src_stride)

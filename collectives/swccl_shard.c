@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "swccl_internal.h"
+#include "swccl_algo.h"
 
 void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len)
 {

@@ -14,16 +14,16 @@
  * timeout to reset the queue and fail the whole process's context.  The
  * same release serves swcclCommAbort.
  */
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "swccl_internal.h"
+#include "swccl_algo.h"
+#include "swccl_kind.h"
 
 double swccl_timeout_s(void)
 {
-	const char *e = getenv("SWCCL_TIMEOUT");
-	double t = e ? atof(e) : 0;
+	double t = swccl_param_double(SWCCL_PARAM_TIMEOUT);
 
 	return t > 0 ? t : 30;
 }
@@ -104,7 +104,7 @@ void swccl_fail_shared(struct swccl_shared *sh, swcclResult_t r, const char *msg
 }
 
 /* Remember a launched collective for the watchdog (the RING ones wait themselves). */
-void swccl_launched(struct swccl_shared *sh, const struct swccl_call *c, const char *algo)
+void swccl_launched(struct swccl_shared *sh, const struct swccl_call *c, const char *how)
 {
 	struct swccl_open *o;
 
@@ -117,8 +117,8 @@ void swccl_launched(struct swccl_shared *sh, const struct swccl_call *c, const c
 	o = &sh->open[sh->nopen++];
 	o->seq = c->seq;
 	o->at = swccl_now();
-	snprintf(o->what, sizeof(o->what), "%s #%llu (%s)", swccl_coll_name(c->coll),
-		 (unsigned long long)c->seq, algo);
+	snprintf(o->what, sizeof(o->what), "%s #%llu (%s)", c->kind->name(c),
+		 (unsigned long long)c->seq, how);
 	pthread_mutex_unlock(&sh->mu);
 }
 
@@ -154,7 +154,7 @@ static void *watchdog(void *arg)
 			len = snprintf(msg, sizeof(msg), "%s did not finish within SWCCL_TIMEOUT "
 				       "(%.0f s)", o->what, swccl_timeout_s());
 			swccl_describe_stall(sh, o->seq, msg + len, sizeof(msg) - (size_t)len);
-			swccl_log(SWCCL_LOG_WARN, "%s", msg);
+			swccl_log(SWCCL_LOG_WARN, SWCCL_COLL, "%s", msg);
 			sh->failed = swcclTimeout;
 			snprintf(sh->failmsg, sizeof(sh->failmsg), "%s", msg);
 			swccl_release(sh);

@@ -337,7 +337,11 @@ TEST_F_TIMEOUT(fused, fused_is_faster, 600)
 	}
 }
 
-/* SWCCL_FUSION=0 turns swcclFusionAuto into the unfused sequence. */
+/*
+ * SWCCL_FUSION=0 turns swcclFusionAuto into the unfused sequence.  The
+ * variable is read once, at its first use (as NCCL_PARAM): unsetting it
+ * later changes nothing, and a call that asks for fusion still gets it.
+ */
 TEST_F_TIMEOUT(fused, env_turns_fusion_off, 300)
 {
 	struct fcall f;
@@ -350,6 +354,9 @@ TEST_F_TIMEOUT(fused, env_turns_fusion_off, 300)
 	EXPECT_EQ(0, info.fused);
 	unsetenv("SWCCL_FUSION");
 	ASSERT_EQ(swcclSuccess, all(&self->x, &f, swcclFusionAuto));
+	ASSERT_EQ(swcclSuccess, swcclCommLastCallInfo(self->x.comm[0], &info));
+	EXPECT_EQ(0, info.fused);
+	ASSERT_EQ(swcclSuccess, all(&self->x, &f, swcclFusionOn));
 	ASSERT_EQ(swcclSuccess, swcclCommLastCallInfo(self->x.comm[0], &info));
 	EXPECT_EQ(1, info.fused);
 	fclose_call(&self->x, &f);

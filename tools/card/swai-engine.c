@@ -180,6 +180,7 @@ void swai_engine_end(struct swai_engine *e, unsigned cg, int status)
         .end_ns = c->clock_ps / SWAI_PS_PER_NS,
         .wall_ns = wall_ns(e) - j->wall_start,
         .bytes = j->bytes,
+        .transfer_ps = j->transfer_ps,
         .insns = j->insns,
     };
     if (!status) {
@@ -224,6 +225,9 @@ static int exec_step(struct swai_engine *e, unsigned cg)
         return SWAI_CG_DONE;
     }
     raw = j->prog + (uint64_t)j->pc * SWAI_INSN_SIZE;
+    if (e->ops->insn && !j->started && !j->done) {
+        e->ops->insn(e->opaque, cg, j, raw);
+    }
     if (swai_isa_is_compute(raw[0])) {
         /* Their own layout: decoded and checked once, by prepare. */
         return swai_compute_kernel(e, cg, raw);

@@ -88,6 +88,7 @@ struct swai_engine_end {
     uint64_t start_ns, end_ns;  /* modeled */
     uint64_t wall_ns;       /* host time it took */
     uint64_t bytes;         /* moved by transfers */
+    uint64_t transfer_ps;   /* ... at their paths' full speed */
     uint32_t insns;         /* completed instructions */
 };
 
@@ -107,6 +108,7 @@ struct swai_engine_job {
     uint32_t pc;
     uint32_t insns;             /* completed instructions */
     uint64_t bytes;             /* moved by transfers */
+    uint64_t transfer_ps;       /* time they took at full speed */
     uint64_t start_ps;
     uint64_t wall_start;        /* ops->wall_ns() at its start */
     bool inject_mmu, inject_dma, inject_hang;
@@ -149,6 +151,9 @@ struct swai_engine_ops {
                    const struct swai_engine_end *end);
     /* A FENCE instruction wrote its semaphore. */
     void (*fence)(void *opaque, unsigned cg);
+    /* Optional: an instruction starts (traces; the emitters' tests check). */
+    void (*insn)(void *opaque, unsigned cg, const struct swai_engine_job *j,
+                 const uint8_t *raw);
     /*
      * Where [va, va + len) of the job's context is for CG cg: SWAI_JOB_OK
      * and *p, or SWAI_JOB_ERR_MMU / SWAI_JOB_ERR_FOREIGN with *f filled

@@ -113,6 +113,6 @@ void swai_seq_ports_busy(struct swai_seq *q, uint64_t t,
             q->port_free_ps[r] = t;
         }
     }
-    q->xfer_ps = t;
+    q->xfer_end_ps = t;
     q->horizon_ps = t > q->horizon_ps ? t : q->horizon_ps;
 }

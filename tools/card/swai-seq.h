@@ -39,7 +39,7 @@ struct swai_seq_sb {
 struct swai_seq {
     uint64_t horizon_ps;
     uint64_t port_free_ps[SWAI_SEQ_PORTS];
-    uint64_t xfer_ps;           /* the async transfer at pc: its last end */
+    uint64_t xfer_end_ps;       /* the async transfer at pc: its last end */
 };
 
 /* Forget everything (a job starts): clears only the touched granules. */

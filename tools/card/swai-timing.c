@@ -191,3 +191,19 @@ uint64_t swai_timing_chunk(struct swai_timing *t, uint64_t start_ps,
     }
     return end;
 }
+
+uint64_t swai_timing_ideal_ps(const struct swai_timing *t,
+                              const uint64_t bytes[SWAI_RES_N])
+{
+    uint64_t d = 0;
+    unsigned r;
+
+    for (r = 0; r < SWAI_RES_N; r++) {
+        if (bytes[r]) {
+            uint64_t x = swai_timing_ps(bytes[r], t->mbps[r]);
+
+            d = x > d ? x : d;
+        }
+    }
+    return d;
+}

@@ -124,5 +124,12 @@ uint64_t swai_timing_flops_ps(uint64_t flops, uint32_t gflops);
  */
 uint64_t swai_timing_chunk(struct swai_timing *t, uint64_t start_ps,
                            const uint64_t bytes[SWAI_RES_N]);
+/*
+ * How long the chunk's bytes take on their paths at full speed, waiting
+ * for nothing: max over used r of bytes[r] / bw[r] (the time a transfer
+ * spends moving data, datasheet §14.4).
+ */
+uint64_t swai_timing_ideal_ps(const struct swai_timing *t,
+                              const uint64_t bytes[SWAI_RES_N]);
 
 #endif /* SWAI_TIMING_H */

@@ -131,7 +131,7 @@ static int start(struct swai_engine *e, unsigned cg,
             t0 = swai_cg_max(t0, swai_seq_sb_read_ready(&c->sb, x->ldm_off,
                                                         x->ldm_ext));
         }
-        j->seq.xfer_ps = t0;
+        j->seq.xfer_end_ps = t0;
     }
     if (in->op == SWAI_OP_DMA_GET && x->total) {
         swai_cg_ldm_dirty(j, in->dst, in->dst + (x->rows - 1) * x->dst_stride +
@@ -151,9 +151,9 @@ static int done(struct swai_engine_cg *c, const struct swai_insn *in,
         return SWAI_JOB_OK;
     }
     if (is_async(in) && in->op == SWAI_OP_DMA_GET) {
-        swai_seq_sb_write(&c->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_ps);
+        swai_seq_sb_write(&c->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_end_ps);
     } else if (is_async(in) && in->op == SWAI_OP_DMA_PUT) {
-        swai_seq_sb_read(&c->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_ps);
+        swai_seq_sb_read(&c->sb, x->ldm_off, x->ldm_ext, j->seq.xfer_end_ps);
     }
     swai_cg_next(j);
     return SWAI_JOB_OK;
@@ -197,13 +197,16 @@ int swai_xfer_step(struct swai_engine *e, unsigned cg,
     copy.bytes += k;
     copy.done += k;
     *j = copy;
+    if (k) {
+        j->transfer_ps += swai_timing_ideal_ps(&e->timing, acct);
+    }
     if (!is_async(in)) {
         c->clock_ps = swai_timing_chunk(&e->timing, c->clock_ps, acct);
         return r ? r : done(c, in, &x);
     }
     /* Each chunk starts when the last ended and its ports are free. */
     if (k) {
-        uint64_t t = swai_seq_ports_ready(&j->seq, j->seq.xfer_ps, acct);
+        uint64_t t = swai_seq_ports_ready(&j->seq, j->seq.xfer_end_ps, acct);
 
         swai_seq_ports_busy(&j->seq, swai_timing_chunk(&e->timing, t, acct),
                             acct);

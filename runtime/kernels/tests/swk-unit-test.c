@@ -2,10 +2,11 @@
 /*
  * swk-unit-test.c - host unit test of runtime/kernels/: the reference arithmetic
  * (Philox known answer, bf16 rounding, GELU, LayerNorm, dropout) and the
- * program emitters, whose programs run in a host interpreter
- * (swk-interp.h) on odd shapes, small LDMs and short job limits so that
- * every tiling path (multi-tile, multi-job, k-split, block layouts, hooks)
- * is taken and checked against the reference.
+ * program emitters, whose programs run on the card's own engine
+ * (swk-engine.h: tools/card/, as the device and the cost model run them)
+ * on odd shapes, small LDMs and short job limits so that every tiling path
+ * (multi-tile, multi-job, k-split, block layouts, hooks) is taken and
+ * checked against the independent host reference.
  *
  * GEMM tolerance (the card's, see swk_ref_gemm):
  *   |got - ref| <= 1e-5 * |alpha| * sum_k |a||b| * sqrt(k) + 1e-6 * (1 + |beta c|).
@@ -16,7 +17,7 @@
 #include <string.h>
 
 #include "swk.h"
-#include "swk-interp.h"
+#include "swk-engine.h"
 #include "splitmix64.h"
 #include "tap.h"
 
@@ -159,13 +160,13 @@ static void test_ref_dropout(void)
 
 static int run(const struct swai_progs *ps, const struct swk_cfg *cfg, long *gemms)
 {
-	struct interp it = { 0 };
-	int err = interp_run(&it, ps, cfg);
+	static struct engine_run er;
+	int err = engine_run(&er, ps, cfg);
 
 	if (err)
-		printf("# interpreter: %d errors, first: %s\n", err, it.why);
+		printf("# engine: %d errors, first: %s\n", err, er.why);
 	if (gemms)
-		*gemms = it.gemms;
+		*gemms = er.gemms;
 	return err;
 }
 

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swccl_call.h - one operation of every rank of a communicator, as the
+ * layers below the API pass it down (enqueue -> plan -> launch): a
+ * collective or a fused call, its shape, and each rank's buffers.
+ */
+#ifndef SWCCL_CALL_H
+#define SWCCL_CALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <drm/swai_program.h>
+
+#include "swccl.h"
+
+#define SWCCL_MAX_RANKS		16
+#define SWCCL_EXPORT		__attribute__((visibility("default")))
+
+struct swccl_kind;
+
+/* The five collectives (the `coll` of a collective call). */
+enum swccl_coll {
+	SWCCL_ALLGATHER, SWCCL_REDUCESCATTER, SWCCL_ALLREDUCE, SWCCL_BROADCAST,
+	SWCCL_REDUCE, SWCCL_NCOLLS
+};
+
+/* Where a buffer lives, for the program paths and the cost model. */
+enum swccl_tier { SWCCL_LOCAL, SWCCL_GLOBAL, SWCCL_HOST };
+
+struct swccl_buf {
+	uint64_t va;		/* device address (host memory: its mapping) */
+	enum swccl_tier tier;
+	int cg;			/* Local: the core group owning it */
+	size_t bytes;		/* what the call touches there */
+};
+
+/* The buffers of a fused call (RS: FB_X is A; FB_Y, FB_GAMMA, FB_BETA unused). */
+enum { FB_X, FB_Y, FB_GAMMA, FB_BETA, FB_W, FB_OUT, FB_N };
+
+struct swccl_rank {
+	struct swccl_buf send, recv;
+	struct swccl_buf fb[FB_N];	/* fused calls */
+	const void *fp[FB_N];		/* the same, as the caller's pointers */
+	struct swccl_buf tmp;		/* fused calls: the comm's Local scratch of this rank */
+	sdaaStream_t stream;
+	int dev, cg;
+};
+
+/* Semaphores and progress counters: pinned host memory (see swccl_comm.c). */
+struct swccl_sems {
+	uint64_t barrier;			/* BARRIER counter, all ranks */
+	uint64_t flag[SWCCL_MAX_RANKS];		/* per writer: "chunk k written" */
+	uint64_t progress[SWCCL_MAX_RANKS];	/* per rank: (seq << 8) | step */
+};
+
+/* The shape of a fused call, the same on every rank. */
+struct swccl_fused {
+	size_t rows;		/* rowsPerRank */
+	size_t hidden;
+	size_t n;		/* AG: ffn (GEMM width); RS: k (GEMM depth) */
+	float eps, keep;
+	int gelu;
+	unsigned long long seed, offset;
+	bool fused;		/* false: the unfused sequence (SWCCL_FUSION=0) */
+};
+
+/* One operation of all ranks. */
+struct swccl_call {
+	const struct swccl_kind *kind;	/* what it is (swccl_kind.h) */
+	enum swccl_coll coll;		/* the collective (a fused call: the one it carries) */
+	swcclDataType_t dtype;
+	swcclRedOp_t op;
+	int root;
+	size_t count;		/* AG: per rank sent; RS: per rank received; else all */
+	size_t esize;
+	int nranks;
+	uint64_t seq;		/* 1, 2, ... per communicator */
+	struct swccl_rank r[SWCCL_MAX_RANKS];
+	/* resources of the communicator */
+	uint64_t scratch;	/* Global-HBM */
+	size_t scratch_bytes;
+	uint64_t stage;		/* fused calls: this call's half of the Global staging */
+	size_t stage_bytes;
+	struct swccl_sems sem;	/* device addresses of the semaphores */
+	size_t ldm;		/* LDM bytes of a core group */
+	int kinsns;		/* instructions a job may hold (the card's) */
+	bool peer;		/* every rank may access every rank's Local-HBM */
+	struct sdaaTimingParams tp;
+	int pipeline;		/* CSC1 chunks per shard; 0 = choose */
+	swcclAlgo_t want;	/* the algorithm asked for (Auto: the cost model's) */
+	struct swccl_fused fz;	/* fused calls */
+};
+
+/* swccl_dtype.c */
+size_t swccl_type_size(swcclDataType_t t);
+int swccl_type_dt(swcclDataType_t t);
+const char *swccl_type_name(swcclDataType_t t);
+const char *swccl_op_name(swcclRedOp_t op);
+
+/* swccl_shard.c: rank i's part [lo, lo + len) of n elements split in parts */
+void swccl_shard(size_t n, int parts, int i, size_t *lo, size_t *len);
+
+#endif /* SWCCL_CALL_H */
