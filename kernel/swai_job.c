@@ -367,6 +367,7 @@ static int swai_job_push(struct swai_ctx *ctx, struct swai_job *job,
 		return ret == -EBUSY ? -EINVAL : ret;
 	kref_get(&job->rec->ref);
 	ctx->last_job_id = *id;
+	job->id = *id;
 	if (*id > SWAI_JOB_RECORDS) {
 		old = xa_erase_irq(&ctx->jobs, *id - SWAI_JOB_RECORDS);
 		if (old)

@@ -106,6 +106,7 @@ struct swai_job_result {
  * @state: enum swai_job_state (queue lock)
  * @timed_out: the scheduler gave up on it; a reset ends it with TIMEOUT
  * @seqno: ring sequence number of its descriptor (queue lock)
+ * @id: the context's job id (DRM_IOCTL_SWAI_SUBMIT's job_id), set at push
  * @done_link: on a list of jobs to signal, after the queue lock is dropped
  */
 struct swai_job {
@@ -123,6 +124,7 @@ struct swai_job {
 	enum swai_job_state state;
 	bool timed_out;
 	u64 seqno;
+	u64 id;
 	struct list_head done_link;
 };
 

@@ -150,8 +150,8 @@ static void swai_queue_write_locked(struct swai_queue *q, struct swai_job *job,
 	d->pad = 0;
 	d->not_before_ns = swai_le64(not_before_ns);
 	d->completion = swai_le64(q->cpl_dma + (u64)i * sizeof(q->cpl[i]));
-	d->rsvd[0] = 0;
-	d->rsvd[1] = 0;
+	d->job_id = swai_le64(job->id);
+	d->rsvd = 0;
 
 	q->slot[i] = job;
 	q->tail++;

@@ -245,7 +245,8 @@ struct swai_hw_desc {
 	__u32 pad;
 	__u64 not_before_ns;	/* modeled time the host launched the job */
 	__u64 completion;	/* host DMA address of swai_hw_completion */
-	__u64 rsvd[2];
+	__u64 job_id;		/* the context's job id, for traces only */
+	__u64 rsvd;
 };
 
 /* Written by the card when a job ends (not for jobs dropped by RESET). */

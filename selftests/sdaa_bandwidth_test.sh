@@ -8,7 +8,7 @@ nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 field() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
 
-json=$(sdaa-bandwidth --json --min 64K --max 4M --fig12 4M -n 1 2>/dev/null); rc=$?
+json=$(sdaa-bandwidth --json --min 64K --max 4M --fig12 4M -n 1 --host-gbps 10 2>/dev/null); rc=$?
 if [ $rc -eq 1 ] && sdaa-bandwidth --max 64K -n 1 2>&1 | grep -q NotSupported; then
 	echo "1..0 # SKIP the card cannot run jobs"
 	exit 0
@@ -20,9 +20,17 @@ check "every line is one JSON object" \
 check "timing parameters reported" '[ "$(echo "$json" | grep -c "\"kind\":\"timing\"")" -eq 1 ]'
 copies=$(echo "$json" | grep -c '"kind":"copy"')
 check "a copy figure per direction and size ($copies)" '[ "$copies" -ge 4 ]'
-check "host memcpy baseline and wall fractions" \
-	'echo "$json" | grep -q "\"kind\":\"host_memcpy\"" &&
-	 echo "$json" | grep -q "\"kind\":\"wall_fraction\""'
+check "host memcpy baseline (--host-gbps) and wall fractions" \
+	'echo "$json" | grep -q "\"kind\":\"host_memcpy\",\"bytes\":4194304,\"wall_gbps\":10.0000" &&
+	 echo "$json" | grep -q "\"kind\":\"wall_fraction\",\"dir\":\"host->[a-z]*\",\"bytes\":4194304,\"fraction\":[0-9.]*}"'
+plain=$(sdaa-bandwidth --min 64K --max 64K -n 1 2>/dev/null)
+check "no fraction without the host's figure (never the guest's memcpy)" \
+	'[ -n "$plain" ] && ! echo "$plain" | grep -q "host memcpy\|memcpy ("'
+hm=$(sdaa-bandwidth --host-memcpy --max 1M -n 1)
+check "--host-memcpy prints GB/s without a card ($hm)" \
+	'awk "BEGIN { exit !($hm > 0) }"'
+sdaa-bandwidth --host-gbps 0 >/dev/null 2>&1; grc=$?
+check "--host-gbps 0 is a usage error (exit 2)" '[ $grc -eq 2 ]'
 # 4 MiB host->Local: launch 25 us + step 5 us + 4 MiB / 25 GB/s = 197.8 us.
 if [ -z "${SWAI_EXPECT_LOCAL_MB:-}" ] || [ "${SWAI_EXPECT_LOCAL_MB}" -gt 8 ]; then
 	us=$(echo "$json" | grep '"dir":"host->local","bytes":4194304' | field modeled_us)

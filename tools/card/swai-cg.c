@@ -47,6 +47,19 @@ bool swai_cg_in_ldm(const struct swai_engine *e, uint64_t off, uint64_t len)
     return !__builtin_add_overflow(off, len, &end) && end <= e->ldm_bytes;
 }
 
+bool swai_cg_alone(const struct swai_engine *e, unsigned cg)
+{
+    unsigned i;
+
+    for (i = 0; i < SWAI_ENGINE_CGS; i++) {
+        if (i != cg && (e->cg[i].job.active ||
+                        e->ops->pending(e->opaque, i))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void swai_cg_unlock(struct swai_engine *e)
 {
     if (e->ops->unlock) {

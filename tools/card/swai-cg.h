@@ -28,6 +28,11 @@ void swai_cg_ldm_dirty(struct swai_engine_job *j, uint64_t lo, uint64_t hi);
 uint8_t *swai_cg_ldm(const struct swai_engine *e, unsigned cg);
 /* Is [off, off + len) inside the LDM (no wrap)? */
 bool swai_cg_in_ldm(const struct swai_engine *e, uint64_t off, uint64_t len);
+/*
+ * Would CG cg be the one stepped until its transfer ends?  True when no
+ * other CG has a job or a job pending: nothing can run between its chunks.
+ */
+bool swai_cg_alone(const struct swai_engine *e, unsigned cg);
 /* Drop the host's lock for bulk work ... */
 void swai_cg_unlock(struct swai_engine *e);
 /*

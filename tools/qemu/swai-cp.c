@@ -7,6 +7,7 @@
 #include "swai-trace.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "swai-arith.h"
@@ -15,6 +16,9 @@
 
 #define DESC_SIZE   64
 #define COMPL_SIZE  64
+/* Both are little-endian in guest memory: fields move by their offsets. */
+#define DESC(f)     offsetof(struct swai_hw_desc, f)
+#define CPL(f)      offsetof(struct swai_hw_completion, f)
 
 _Static_assert(sizeof(struct swai_hw_desc) == DESC_SIZE, "descriptor size");
 _Static_assert(sizeof(struct swai_hw_completion) == COMPL_SIZE,
@@ -83,15 +87,15 @@ static void start(void *opaque, unsigned cg)
     }
     q->head = (q->head + 1) & (q->ring_size - 1);
 
-    flags = (uint32_t)swai_ld_le(d + 12, 4);
-    size = (uint32_t)swai_ld_le(d + 24, 4);
-    nb = swai_ld_le(d + 32, 8);
-    q->completion = swai_ld_le(d + 40, 8);
-    q->job_id = swai_ld_le(d + 48, 8);
+    flags = (uint32_t)swai_ld_le(d + DESC(flags), 4);
+    size = (uint32_t)swai_ld_le(d + DESC(prog_size), 4);
+    nb = swai_ld_le(d + DESC(not_before_ns), 8);
+    q->completion = swai_ld_le(d + DESC(completion), 8);
+    q->job_id = swai_ld_le(d + DESC(job_id), 8);
     st = (struct swai_engine_start){
-        .tag = swai_ld_le(d + 0, 8),
-        .asid = (uint32_t)swai_ld_le(d + 8, 4),
-        .prog_va = swai_ld_le(d + 16, 8),
+        .tag = swai_ld_le(d + DESC(seqno), 8),
+        .asid = (uint32_t)swai_ld_le(d + DESC(asid), 4),
+        .prog_va = swai_ld_le(d + DESC(prog_va), 8),
         /* not_before 0 means "now": the end of the latest job. */
         .not_before_ps = nb ? swai_timing_ns_to_ps(nb)
                             : cp->engine.clock_ps,
@@ -142,15 +146,15 @@ static void finish(void *opaque, unsigned cg, const struct swai_engine_end *e)
                               job_status[e->status] : "?", e->pc,
                               e->fault.va);
     }
-    swai_st_le(c + 0, 8, e->tag);
-    swai_st_le(c + 8, 4, (uint32_t)e->status);
-    swai_st_le(c + 12, 4, e->pc);
-    swai_st_le(c + 16, 8, e->fault.va);
-    swai_st_le(c + 24, 8, e->start_ns);
-    swai_st_le(c + 32, 8, e->end_ns);
-    swai_st_le(c + 40, 8, e->wall_ns);
-    swai_st_le(c + 48, 8, e->bytes);
-    swai_st_le(c + 56, 4, e->insns);
+    swai_st_le(c + CPL(seqno), 8, e->tag);
+    swai_st_le(c + CPL(status), 4, (uint32_t)e->status);
+    swai_st_le(c + CPL(error_pc), 4, e->pc);
+    swai_st_le(c + CPL(fault_va), 8, e->fault.va);
+    swai_st_le(c + CPL(start_ns), 8, e->start_ns);
+    swai_st_le(c + CPL(end_ns), 8, e->end_ns);
+    swai_st_le(c + CPL(wall_ns), 8, e->wall_ns);
+    swai_st_le(c + CPL(bytes), 8, e->bytes);
+    swai_st_le(c + CPL(insns), 4, e->insns);
     if (q->completion) {
         /* A lost record cannot be reported anywhere; COMPLETED still is. */
         (void)cp->glue->ops->dma_write(cp->glue->opaque, q->completion, c,

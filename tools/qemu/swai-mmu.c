@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "swai-mmu.h"
+#include "swai-atomic.h"
 
 #define LEVEL_BITS      9
 #define LEVEL_MASK      ((1u << LEVEL_BITS) - 1)
+_Static_assert(SWAI_MMU_WINDOW_PAGES == 1u << LEVEL_BITS,
+               "a window is at most one level-2 table");
 #define LEVELS          3
 #define PAGE_MASK       (SWAI_MMU_PAGE_SIZE - 1)
 #define REASON_SHIFT    4
@@ -47,6 +50,7 @@ void swai_mmu_reset(struct swai_mmu *m)
     m->go_asid = 0;
     m->go_va = 0;
     m->go_write = false;
+    qatomic_set_u32(&m->tlb_gen, m->tlb_gen + 1);
 }
 
 static uint64_t ld_entry(const uint8_t *b)
@@ -117,8 +121,7 @@ static int walk(const struct swai_mmu *m, uint32_t asid, uint64_t va,
     return 0;
 }
 
-/* The checks on a level-2 entry. */
-static int leaf(const struct swai_mmu *m, uint64_t e, bool is_write)
+int swai_mmu_leaf(const struct swai_mmu *m, uint64_t e, bool is_write)
 {
     if (!(e & SWAI_PTE_VALID)) {
         return SWAI_MMU_R_NOT_PRESENT;
@@ -147,7 +150,7 @@ int swai_mmu_translate(const struct swai_mmu *m, uint32_t asid, uint64_t va,
     if (!read_entry(m, slot, &e)) {
         return SWAI_MMU_R_WALK;
     }
-    r = leaf(m, e, is_write);
+    r = swai_mmu_leaf(m, e, is_write);
     if (r) {
         return r;
     }
@@ -157,46 +160,61 @@ int swai_mmu_translate(const struct swai_mmu *m, uint32_t asid, uint64_t va,
     return 0;
 }
 
-int swai_mmu_translate_run(const struct swai_mmu *m, uint32_t asid,
-                           uint64_t va, uint64_t len, bool is_write,
-                           struct swai_mmu_xlat *out)
+int swai_mmu_run(const struct swai_mmu *m, const uint64_t *e, unsigned n,
+                 uint64_t va, uint64_t len, bool is_write,
+                 struct swai_mmu_xlat *out)
 {
-    uint8_t b[SWAI_MMU_RUN_PAGES * 8];
-    uint64_t slot, first, pages, i;
+    uint64_t pages, i;
+    int r;
+
+    r = swai_mmu_leaf(m, e[0], is_write);
+    if (r) {
+        return r;
+    }
+    /* The pages len touches, as far as the entries go ... */
+    pages = ((va & PAGE_MASK) + (len ? len : 1) + PAGE_MASK) >>
+            SWAI_MMU_PAGE_SHIFT;
+    pages = pages < n ? pages : n;
+    /* ... that follow on in the same space and pass too. */
+    for (i = 1; i < pages; i++) {
+        if (swai_mmu_leaf(m, e[i], is_write) ||
+            ((e[i] ^ e[0]) & SWAI_PTE_HOST) ||
+            (e[i] & SWAI_PTE_ADDR_MASK) !=
+            (e[0] & SWAI_PTE_ADDR_MASK) + i * SWAI_MMU_PAGE_SIZE) {
+            break;
+        }
+    }
+    out->addr = (e[0] & SWAI_PTE_ADDR_MASK) | (va & PAGE_MASK);
+    out->run = i * SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
+    out->host = e[0] & SWAI_PTE_HOST;
+    return 0;
+}
+
+int swai_mmu_read_window(const struct swai_mmu *m, uint32_t asid, uint64_t va,
+                         uint64_t e[SWAI_MMU_WINDOW_PAGES], unsigned *n)
+{
+    uint8_t b[SWAI_MMU_WINDOW_PAGES * 8];
+    uint64_t slot, i, pages;
     int r;
 
     r = walk(m, asid, va, &slot);
     if (r) {
         return r;
     }
-    /* The level-2 entries of the pages len touches, in this table. */
-    pages = ((va & PAGE_MASK) + (len ? len : 1) + PAGE_MASK) >>
-            SWAI_MMU_PAGE_SHIFT;
     i = (slot & (SWAI_MMU_PAGE_SIZE - 1)) / 8;
-    pages = pages < (1u << LEVEL_BITS) - i ? pages : (1u << LEVEL_BITS) - i;
-    pages = pages < SWAI_MMU_RUN_PAGES ? pages : SWAI_MMU_RUN_PAGES;
+    pages = (1u << LEVEL_BITS) - i;
     if (m->glue->ops->dma_read(m->glue->opaque, slot, b, pages * 8)) {
-        return swai_mmu_translate(m, asid, va, is_write, out);
-    }
-    first = ld_entry(b);
-    r = leaf(m, first, is_write);
-    if (r) {
-        return r;
-    }
-    /* Extend over pages that follow on in the same space and pass too. */
-    for (i = 1; i < pages; i++) {
-        uint64_t e = ld_entry(b + 8 * i);
-
-        if (leaf(m, e, is_write) ||
-            ((e ^ first) & SWAI_PTE_HOST) ||
-            (e & SWAI_PTE_ADDR_MASK) !=
-            (first & SWAI_PTE_ADDR_MASK) + i * SWAI_MMU_PAGE_SIZE) {
-            break;
+        /* As translate: the table itself is not readable at once. */
+        if (!read_entry(m, slot, &e[0])) {
+            return SWAI_MMU_R_WALK;
         }
+        *n = 1;
+        return 0;
     }
-    out->addr = (first & SWAI_PTE_ADDR_MASK) | (va & PAGE_MASK);
-    out->run = i * SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
-    out->host = first & SWAI_PTE_HOST;
+    for (i = 0; i < pages; i++) {
+        e[i] = ld_entry(b + 8 * i);
+    }
+    *n = (unsigned)pages;
     return 0;
 }
 
@@ -307,12 +325,16 @@ bool swai_mmu_mmio_write(struct swai_mmu *m, uint64_t off, uint32_t v)
     switch (off) {
     case SWAI_REG_MMU_CTX_TABLE_LO:
         m->ctx_table = (m->ctx_table & ~0xffffffffull) | (v & ~PAGE_MASK);
+        qatomic_set_u32(&m->tlb_gen, m->tlb_gen + 1);
         return true;
     case SWAI_REG_MMU_CTX_TABLE_HI:
         m->ctx_table = (uint64_t)v << 32 | LO(m->ctx_table);
+        qatomic_set_u32(&m->tlb_gen, m->tlb_gen + 1);
         return true;
     case SWAI_REG_MMU_INVALIDATE:
-        return true;    /* no TLB in the model: nothing is cached */
+        /* Every context's, whatever the ASID: the card keeps few. */
+        qatomic_set_u32(&m->tlb_gen, m->tlb_gen + 1);
+        return true;
     case SWAI_REG_MMU_FAULT_STATUS:
         write_fault_status(m, v);
         return true;

@@ -43,6 +43,11 @@ struct swai_mmu {
     uint32_t probe_asid;        /* PROBE_ASID */
     uint64_t probe_va;          /* PROBE_VA_HI:LO */
     uint64_t probe_result;      /* PROBE_RESULT_HI:LO, 0 while running */
+    /*
+     * Bumped by MMU_INVALIDATE, a CTX_TABLE write and reset: translations
+     * the card keeps (swai-mem.h) are valid while it stays the same.
+     */
+    uint32_t tlb_gen;
     /* The probe in flight, latched by PROBE_GO: swai_mmu_probe() runs it. */
     bool probe_pending;
     uint32_t go_asid;
@@ -69,18 +74,30 @@ struct swai_mmu_xlat {
  */
 int swai_mmu_translate(const struct swai_mmu *m, uint32_t asid, uint64_t va,
                        bool is_write, struct swai_mmu_xlat *out);
+/* The level-2 entries of one table: what one window read may return. */
+#define SWAI_MMU_WINDOW_PAGES 512
 /*
- * Like swai_mmu_translate() for an access of 'len' bytes, but out->run may
- * span several pages: as many consecutive pages (at most
- * SWAI_MMU_RUN_PAGES, within one level-2 table) as translate the same way
- * to consecutive addresses.  One walk and one read of level-2 entries
- * instead of a walk per page; a fault is reported only for va's page (the
- * next call, at the end of the run, finds the next one).
+ * The level-2 entries from va's page on to the end of its level-2 table,
+ * read at once after one walk: e[0] is va's page's, *n how many (1 if the
+ * table cannot be read in one go).  0, or the fault reason of the walk
+ * (SWAI_MMU_R_CTX, _RANGE, _WALK, _NOT_PRESENT of a table).  Nothing is
+ * checked of the entries themselves: swai_mmu_run() does, as they are used.
  */
-#define SWAI_MMU_RUN_PAGES  64
-int swai_mmu_translate_run(const struct swai_mmu *m, uint32_t asid,
-                           uint64_t va, uint64_t len, bool is_write,
-                           struct swai_mmu_xlat *out);
+int swai_mmu_read_window(const struct swai_mmu *m, uint32_t asid, uint64_t va,
+                         uint64_t e[SWAI_MMU_WINDOW_PAGES], unsigned *n);
+/*
+ * Like swai_mmu_translate() for an access of 'len' bytes at va, from the
+ * n level-2 entries e[] of va's page and those after it: out->run spans
+ * as many consecutive pages as translate the same way to consecutive
+ * addresses.  A fault is reported only for va's page (the next call, at
+ * the end of the run, finds the next one).
+ */
+int swai_mmu_run(const struct swai_mmu *m, const uint64_t *e, unsigned n,
+                 uint64_t va, uint64_t len, bool is_write,
+                 struct swai_mmu_xlat *out);
+/* The checks on a level-2 entry for an access: 0 or the fault reason. */
+int swai_mmu_leaf(const struct swai_mmu *m, uint64_t e, bool is_write);
+
 /*
  * Report a failed access: latch it in MMU_FAULT_* (or set OVERFLOW if a
  * fault is already latched) and raise SWAI_IRQ_MMU_FAULT when the status

@@ -51,6 +51,7 @@ struct SwaiState {
     QemuThread cp_thread;
     QemuCond cp_cond;
     bool cp_stop;
+    unsigned cp_unlocks;        /* times a step dropped the BQL itself */
     uint8_t *ldm;               /* NUM_CG * cpes * ldm-kb KiB */
 
     MemoryRegion mmio;          /* BAR0 */
@@ -106,6 +107,9 @@ static uint64_t swai_wall_ns(void *opaque)
 /* Around the bulk data movement of a step (swai-engine.h). */
 static void swai_unlock(void *opaque)
 {
+    SwaiState *s = opaque;
+
+    s->cp_unlocks++;
     bql_unlock();
 }
 
@@ -139,10 +143,18 @@ static void *swai_cp_thread(void *opaque)
     rcu_register_thread();
     bql_lock();
     while (!s->cp_stop) {
+        unsigned unlocks = s->cp_unlocks;
+
         if (swai_card_step(&s->card)) {
-            /* Let MMIO and the main loop in between steps. */
-            bql_unlock();
-            bql_lock();
+            /*
+             * Let MMIO and the main loop in between steps -- unless the
+             * step already did while it moved its bytes: every release of
+             * a contended BQL costs a wake-up, as much as a chunk's copy.
+             */
+            if (s->cp_unlocks == unlocks) {
+                bql_unlock();
+                bql_lock();
+            }
             continue;
         }
         /* Semaphores written by the host are polled, doorbells signal. */

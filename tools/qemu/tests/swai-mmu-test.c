@@ -618,6 +618,18 @@ static void test_mmu_reset(void)
     check_reset_state(&s, 64, 0, 8, 64);
 }
 
+/* One walk and one read of the window, then its run, as swai-mem does. */
+static int translate_run(struct swai_card *s, uint32_t asid, uint64_t va,
+                         uint64_t len, bool w, struct swai_mmu_xlat *x)
+{
+    uint64_t e[SWAI_MMU_WINDOW_PAGES];
+    unsigned n;
+    int r;
+
+    r = swai_mmu_read_window(&s->mmu, asid, va, e, &n);
+    return r ? r : swai_mmu_run(&s->mmu, e, n, va, len, w, x);
+}
+
 /* Runs: one walk, then consecutive level-2 entries that follow on. */
 static void test_mmu_translate_run(void)
 {
@@ -638,51 +650,51 @@ static void test_mmu_translate_run(void)
     map(1, va + 13 * PG, 0x200000 | SWAI_PTE_WRITE | SWAI_PTE_VALID);
 
     reads = cb.dma_reads;
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 0x10, 20 * PG, true, &x), 0);
+    CHECK_EQ(translate_run(&s, 1, va + 0x10, 20 * PG, true, &x), 0);
     CHECK_EQ(cb.dma_reads - reads, 4);      /* ctx, L0, L1, entries at once */
     CHECK_EQ(x.addr, 0x100010);
     CHECK_EQ(x.run, 10 * PG - 0x10);        /* stops at the read-only page */
     CHECK(!x.host);
     /* For a read the read-only page continues the run. */
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va, 20 * PG, false, &x), 0);
+    CHECK_EQ(translate_run(&s, 1, va, 20 * PG, false, &x), 0);
     CHECK_EQ(x.run, 11 * PG);
     /* Only as far as the access goes. */
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 0xff0, 0x20, false, &x), 0);
+    CHECK_EQ(translate_run(&s, 1, va + 0xff0, 0x20, false, &x), 0);
     CHECK_EQ(x.run, 2 * PG - 0xff0);
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 0xff0, 0x10, false, &x), 0);
+    CHECK_EQ(translate_run(&s, 1, va + 0xff0, 0x10, false, &x), 0);
     CHECK_EQ(x.run, 0x10);
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 5, 0, false, &x), 0);
+    CHECK_EQ(translate_run(&s, 1, va + 5, 0, false, &x), 0);
     CHECK_EQ(x.run, PG - 5);
     /* A host page is a run of its own; the gap stops it. */
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 11 * PG, 3 * PG, true, &x),
+    CHECK_EQ(translate_run(&s, 1, va + 11 * PG, 3 * PG, true, &x),
              0);
     CHECK(x.host);
     CHECK_EQ(x.addr, HOST_BASE + 0x80000);
     CHECK_EQ(x.run, PG);
     /* Faults are those of va's own page, like swai_mmu_translate(). */
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 10 * PG, PG, true, &x),
+    CHECK_EQ(translate_run(&s, 1, va + 10 * PG, PG, true, &x),
              SWAI_MMU_R_READ_ONLY);
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va + 12 * PG, PG, false, &x),
+    CHECK_EQ(translate_run(&s, 1, va + 12 * PG, PG, false, &x),
              SWAI_MMU_R_NOT_PRESENT);
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 2, va, PG, false, &x),
+    CHECK_EQ(translate_run(&s, 2, va, PG, false, &x),
              SWAI_MMU_R_CTX);
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, 1ull << 39, PG, false, &x),
+    CHECK_EQ(translate_run(&s, 1, 1ull << 39, PG, false, &x),
              SWAI_MMU_R_RANGE);
-    /* The run ends with the level-2 table and at SWAI_MMU_RUN_PAGES. */
+    /* The run ends with the level-2 table or the mapping. */
     for (i = 0; i < 600; i++) {
         map(1, (7ull << 21) - 100 * PG + i * PG,
             (0x400000 + i * PG) | SWAI_PTE_VALID);
     }
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, (7ull << 21) - 10 * PG, 50 * PG,
+    CHECK_EQ(translate_run(&s, 1, (7ull << 21) - 10 * PG, 50 * PG,
                                     false, &x), 0);
     CHECK_EQ(x.run, 10 * PG);
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, 7ull << 21, 500 * PG, false, &x),
+    CHECK_EQ(translate_run(&s, 1, 7ull << 21, 500 * PG, false, &x),
              0);
-    CHECK_EQ(x.run, SWAI_MMU_RUN_PAGES * PG);
+    CHECK_EQ(x.run, 500 * PG);
     CHECK_EQ(x.addr, 0x400000 + 100 * PG);
     /* The entries cannot be read in one go: one page, as translate does. */
     dma_fail_page = (slot_of(1, va, 2) & ~(PG - 1));
-    CHECK_EQ(swai_mmu_translate_run(&s.mmu, 1, va, 4 * PG, false, &x),
+    CHECK_EQ(translate_run(&s, 1, va, 4 * PG, false, &x),
              SWAI_MMU_R_WALK);
     dma_fail_page = 0;
     CHECK_EQ(rd(&s, SWAI_REG_MMU_FAULT_STATUS), 0);     /* latches nothing */
