@@ -187,7 +187,8 @@ TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B
 tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
-	tools/bench/swccl-bench-summary.c tools/bench/swccl-bench-fused.c tools/bench/swccl-tp.c
+	tools/bench/swccl-bench-summary.c tools/bench/swccl-bench-fused.c \
+	tools/bench/swccl-bench-overhead.c tools/bench/swccl-tp.c
 $(B)/bin/swccl-bench: $(call objs,obj,$(BENCH_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \
 		$(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
@@ -298,7 +299,8 @@ demo: setup
 		echo && swccl-bench reducescatter -b 1M -e 32M -f 2 -n 2 -w 1 -a all \
 		--plot /root/swccl-bench-reducescatter.png && \
 		echo && swccl-bench fused-ag -n 2 -w 1 && echo && swccl-bench fused-rs -n 2 -w 1 && \
-		echo && swccl-mlp && echo && swccl-mlp --estimate'; echo $$? >$(B)/demo.rc; } | \
+		echo && swccl-mlp && echo && swccl-mlp --estimate && echo && swccl-bench overhead'; \
+		echo $$? >$(B)/demo.rc; } | \
 		tools/bench/swccl-plot.sh $(B); exit $$(cat $(B)/demo.rc)
 
 lint: need-setup

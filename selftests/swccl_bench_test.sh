@@ -52,6 +52,17 @@ for args in "reducescatter -b 64K -e 256K -f 4 -d half -o avg" \
 		'[ $rc -eq 0 ] && [ "$cnt" -ge 3 ] && [ "$bad" -eq 0 ]'
 	[ $rc -eq 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
 done
+# overhead: the three loops, each call's launches; a cached plan launches
+# exactly what a made one does (the numbers themselves are a benchmark's).
+ov=$(swccl-bench overhead -n 20 --json 2>&1); rc=$?
+echo "$ov" | sed 's/^/# /'
+check "swccl-bench overhead --json: floor, cached and miss rows" \
+	'[ $rc -eq 0 ] && [ "$(echo "$ov" | grep -c "\"kind\":\"overhead\",\"loop\":\"\(floor\|cached\|miss\)\"")" -eq 3 ]'
+lc=$(echo "$ov" | grep '"loop":"cached"' | sed -n 's/.*"launches":\([0-9]*\).*/\1/p')
+lm=$(echo "$ov" | grep '"loop":"miss"' | sed -n 's/.*"launches":\([0-9]*\).*/\1/p')
+check "cached and made plans launch the same jobs ($lc, $lm)" '[ -n "$lc" ] && [ "$lc" = "$lm" ] && [ "$lc" -ge 1 ]'
+swccl-bench overhead -b 6 >/dev/null 2>&1; orc=$?
+check "overhead -b not a multiple of 4 is a usage error (exit 2)" '[ $orc -eq 2 ]'
 swccl-bench allgather --bogus >/dev/null 2>&1; brc=$?
 check "unknown option is a usage error (exit 2)" '[ $brc -eq 2 ]'
 echo "1..$n"

@@ -354,10 +354,12 @@ static struct bench_fused_row measure(struct fb *f, size_t bytes)
 	TP_CCL(&f->t, swcclCommLastCallInfo(f->t.comm[0], &info));
 	if (info.fused != 0)
 		fprintf(stderr, "swccl-bench: the unfused call reports fused %d\n", info.fused);
+	row.predicted_unfused_us = info.predicted_us;
 	row.fused_us = timed(f, &s, RUN_FUSED, &row.wall_fused_us);
 	TP_CCL(&f->t, swcclCommLastCallInfo(f->t.comm[0], &info));
 	if (info.fused != 1)
 		fprintf(stderr, "swccl-bench: the fused call reports fused %d\n", info.fused);
+	row.predicted_fused_us = info.predicted_us;
 	for (int r = 0; r < f->o.nranks; r++)
 		TP_CCL(&f->t, swcclCommSetAlgo(f->t.comm[r], swcclAlgoAuto));
 	bench_fused_derive(&row);

@@ -152,12 +152,14 @@ void bench_fused_json_row(FILE *f, const struct bench_fused_row *r)
 		"\"bytes\":%zu,\"rows_per_rank\":%zu,\"hidden\":%zu,\"%s\":%zu,"
 		"\"stages_us\":{\"%s\":%.3f,\"%s\":%.3f,\"%s\":%.3f},"
 		"\"unfused_us\":%.3f,\"fused_us\":%.3f,\"comm_us\":%.3f,\"gain_us\":%.3f,"
-		"\"gain_pct\":%.3f,\"wall_unfused_us\":%.1f,\"wall_fused_us\":%.1f,\"wrong\":%ld,",
+		"\"gain_pct\":%.3f,\"wall_unfused_us\":%.1f,\"wall_fused_us\":%.1f,"
+		"\"predicted_unfused_us\":%.3f,\"predicted_fused_us\":%.3f,\"wrong\":%ld,",
 		r->rs ? "fused-rs" : "fused-ag", r->nranks, bench_type_name(r->type), r->bytes,
 		r->rows, r->hidden, r->rs ? "k" : "ffn", r->n, r->rs ? "gemm" : "layernorm",
 		r->stage_us[0], r->rs ? "reducescatter" : "allgather", r->stage_us[1],
 		r->rs ? "dropout" : "gemm", r->stage_us[2], r->unfused_us, r->fused_us, r->comm_us,
-		r->gain_us, r->pct, r->wall_unfused_us, r->wall_fused_us, r->wrong);
+		r->gain_us, r->pct, r->wall_unfused_us, r->wall_fused_us, r->predicted_unfused_us,
+		r->predicted_fused_us, r->wrong);
 	if (r->have_paper)
 		fprintf(f, "\"paper\":{\"comm_us\":%.0f,\"gain_us\":%.0f,\"gain_pct\":%.0f},",
 			r->paper_comm_us, r->paper_gain_us, r->paper_pct);

@@ -56,6 +56,7 @@ struct bench_fused_row {
 	double fused_us;
 	double comm_us, gain_us, pct;
 	double wall_unfused_us, wall_fused_us;
+	double predicted_unfused_us, predicted_fused_us;	/* libswccl's cost model */
 	long wrong;		/* elements where fused != unfused (bitwise); -1: not checked */
 	int have_paper;
 	double paper_comm_us, paper_gain_us, paper_pct;

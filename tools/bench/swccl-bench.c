@@ -12,6 +12,7 @@
  *     [--place global|local] [--json] [--plot FILE.png] [--no-summary]
  *
  *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
+ *   swccl-bench overhead [...]   (swccl-bench-overhead.c: host cost of a call)
  *
  * Sizes (K/M/G = 2^10/2^20/2^30, or plain bytes such as 8000000) follow
  * nccl-tests: AllGather's size is the gathered output, ReduceScatter's the
@@ -43,7 +44,8 @@ static void usage(void)
 		"types: float half bfloat16 double int32 int64 uint8 (or f32 f16 bf16 f64 i32 i64 u8)\n"
 		"ops: sum prod max min avg\n"
 		"       swccl-bench fused-ag|fused-rs ... (the paper's Tables 3, 4): "
-		"swccl-bench fused-ag --help\n");
+		"swccl-bench fused-ag --help\n"
+		"       swccl-bench overhead [-b BYTES] [-n ITERS] [-g NRANKS] [--json]\n");
 	exit(2);
 }
 
@@ -209,6 +211,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (!strncasecmp(argv[i], "fused-", 6))
 			return bench_fused_main(argc, argv);
+	if (argc > 1 && !strcasecmp(argv[1], "overhead"))
+		return bench_overhead_main(argc, argv);
 	parse(&b.o, argc, argv);
 	bench_setup(&b);
 	sweep(&b);

@@ -50,5 +50,7 @@ void bench_speedups(struct bench_row *rows, int n);
 void bench_summary(struct bench *b);
 /* swccl-bench fused-ag | fused-rs (swccl-bench-fused.c) */
 int bench_fused_main(int argc, char **argv);
+/* swccl-bench overhead (swccl-bench-overhead.c): host cost of a small call. */
+int bench_overhead_main(int argc, char **argv);
 
 #endif /* SWCCL_BENCH_H */
