@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-arith.c - the arithmetic of GEMM, LAYERNORM, DROPOUT and CVT
- * (datasheet §13.7), and the engine's data plane (swai-arith.h).  Every f32 operation is written out in the order the
- * datasheet gives, and nothing may fuse a multiply with an add, so the host
+ * (datasheet §13.7), and the engine's data plane (swai-arith.h).  Every
+ * f32 operation is written out in the order the datasheet gives, and
+ * nothing may fuse a multiply with an add, so the host
  * reference computes the same bits (LAYERNORM, DROPOUT, CVT).  GEMM is the
  * host's BLAS (cblas_sgemm) on operands widened to f32.
  */
@@ -173,7 +174,8 @@ static void dropout(const struct swai_insn_dropout *d, uint8_t *ldm)
 
 static void cvt(const struct swai_insn *v, uint8_t *ldm)
 {
-    unsigned si = swai_isa_compute_esize(v->dtype), so = swai_isa_compute_esize(v->rop);
+    unsigned si = swai_isa_compute_esize(v->dtype);
+    unsigned so = swai_isa_compute_esize(v->rop);
     uint64_t i;
 
     if (v->dtype == v->rop) {

@@ -59,8 +59,8 @@ uint64_t swai_seq_sb_write_ready(const struct swai_seq_sb *sb, uint64_t off,
     return w > r ? w : r;
 }
 
-static void mark(struct swai_seq_sb *sb, uint64_t *a, uint64_t off, uint64_t len,
-                 uint64_t t)
+static void mark(struct swai_seq_sb *sb, uint64_t *a, uint64_t off,
+                 uint64_t len, uint64_t t)
 {
     uint64_t g0, g1, g;
 
@@ -79,13 +79,14 @@ static void mark(struct swai_seq_sb *sb, uint64_t *a, uint64_t off, uint64_t len
     }
 }
 
-void swai_seq_sb_read(struct swai_seq_sb *sb, uint64_t off, uint64_t len, uint64_t t)
+void swai_seq_sb_read(struct swai_seq_sb *sb, uint64_t off, uint64_t len,
+                      uint64_t t)
 {
     mark(sb, sb->r_end, off, len, t);
 }
 
 void swai_seq_sb_write(struct swai_seq_sb *sb, uint64_t off, uint64_t len,
-                   uint64_t t)
+                       uint64_t t)
 {
     mark(sb, sb->w_end, off, len, t);
 }

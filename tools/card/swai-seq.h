@@ -51,9 +51,10 @@ uint64_t swai_seq_sb_read_ready(const struct swai_seq_sb *sb, uint64_t off,
 uint64_t swai_seq_sb_write_ready(const struct swai_seq_sb *sb, uint64_t off,
                              uint64_t len);
 /* Record a read or a write of the bytes that ends at t. */
-void swai_seq_sb_read(struct swai_seq_sb *sb, uint64_t off, uint64_t len, uint64_t t);
+void swai_seq_sb_read(struct swai_seq_sb *sb, uint64_t off, uint64_t len,
+                      uint64_t t);
 void swai_seq_sb_write(struct swai_seq_sb *sb, uint64_t off, uint64_t len,
-                   uint64_t t);
+                       uint64_t t);
 
 /* When a chunk using acct's private ports may start, at 'ready' at best. */
 uint64_t swai_seq_ports_ready(const struct swai_seq *q, uint64_t ready,

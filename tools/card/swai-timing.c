@@ -60,6 +60,7 @@ void swai_timing_reset(struct swai_timing *t)
     unsigned r;
 
     for (r = 0; r < SWAI_RES_N; r++) {
+        t->cal[r].s = 0;
         t->cal[r].n = 0;
     }
 }
@@ -98,12 +99,13 @@ uint64_t swai_timing_flops_ps(uint64_t flops, uint32_t gflops)
 /* Index of the first interval ending after 't' (binary search). */
 static unsigned cal_first_after(const struct swai_cal *c, uint64_t t)
 {
+    const uint64_t *b = c->b + c->s;
     unsigned lo = 0, hi = c->n;
 
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
 
-        if (c->b[mid] > t) {
+        if (b[mid] > t) {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -112,58 +114,64 @@ static unsigned cal_first_after(const struct swai_cal *c, uint64_t t)
     return lo;
 }
 
-/* Insert [a, a + d) at position i (it fits there), merging neighbours. */
-static void cal_insert(struct swai_cal *c, unsigned i, uint64_t a, uint64_t d)
+/* Insert [at, at + d) at position i (it fits there), merging neighbours. */
+static void cal_insert(struct swai_cal *c, unsigned i, uint64_t at, uint64_t d)
 {
-    uint64_t b = a + d;
-    bool left = i > 0 && c->b[i - 1] == a;
-    bool right = i < c->n && c->a[i] == b;
+    uint64_t *a, *b, end = at + d;
+    bool left, right;
 
+    if (c->s + c->n == 2 * SWAI_CAL_SLOTS) {
+        memmove(c->a, c->a + c->s, c->n * sizeof(c->a[0]));
+        memmove(c->b, c->b + c->s, c->n * sizeof(c->b[0]));
+        c->s = 0;
+    }
+    a = c->a + c->s;
+    b = c->b + c->s;
+    left = i > 0 && b[i - 1] == at;
+    right = i < c->n && a[i] == end;
     if (left && right) {
-        c->b[i - 1] = c->b[i];
-        memmove(&c->a[i], &c->a[i + 1], (c->n - i - 1) * sizeof(c->a[0]));
-        memmove(&c->b[i], &c->b[i + 1], (c->n - i - 1) * sizeof(c->b[0]));
+        b[i - 1] = b[i];
+        memmove(&a[i], &a[i + 1], (c->n - i - 1) * sizeof(a[0]));
+        memmove(&b[i], &b[i + 1], (c->n - i - 1) * sizeof(b[0]));
         c->n--;
         return;
     }
     if (left) {
-        c->b[i - 1] = b;
+        b[i - 1] = end;
         return;
     }
     if (right) {
-        c->a[i] = a;
+        a[i] = at;
         return;
     }
-    memmove(&c->a[i + 1], &c->a[i], (c->n - i) * sizeof(c->a[0]));
-    memmove(&c->b[i + 1], &c->b[i], (c->n - i) * sizeof(c->b[0]));
-    c->a[i] = a;
-    c->b[i] = b;
+    memmove(&a[i + 1], &a[i], (c->n - i) * sizeof(a[0]));
+    memmove(&b[i + 1], &b[i], (c->n - i) * sizeof(b[0]));
+    a[i] = at;
+    b[i] = end;
     c->n++;
 }
 
 /* Book 'd' ps in the first gap at or after 'ready'; returns its end. */
 static uint64_t cal_book(struct swai_cal *c, uint64_t ready, uint64_t d)
 {
-    unsigned i = cal_first_after(c, ready);
     uint64_t at = ready;
+    unsigned i;
 
     if (!d) {
         return ready;
     }
     if (c->n == SWAI_CAL_SLOTS) {
         /* Full: forget the oldest gap (it counts as busy from now on). */
-        c->b[0] = c->b[1];
-        memmove(&c->a[1], &c->a[2], (c->n - 2) * sizeof(c->a[0]));
-        memmove(&c->b[1], &c->b[2], (c->n - 2) * sizeof(c->b[0]));
+        c->a[c->s + 1] = c->a[c->s];
+        c->s++;
         c->n--;
-        i = cal_first_after(c, ready);
     }
-    for (; i < c->n; i++) {
-        if (c->a[i] >= at + d) {
+    for (i = cal_first_after(c, ready); i < c->n; i++) {
+        if (c->a[c->s + i] >= at + d) {
             break;              /* the gap before interval i fits */
         }
-        if (c->b[i] > at) {
-            at = c->b[i];
+        if (c->b[c->s + i] > at) {
+            at = c->b[c->s + i];
         }
     }
     cal_insert(c, i, at, d);

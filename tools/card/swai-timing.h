@@ -44,10 +44,10 @@
     X(ring_mbps,       "ring-mbps",       100000,  BW) /* per CG, ring bus */ \
     X(ring_total_mbps, "ring-total-mbps", 800000,  BW) /* ring bus, all CGs */ \
     X(local_mbps,      "local-mbps",      100000,  BW) /* per CG, Local-HBM */ \
-    X(pcie_mbps,       "pcie-mbps",       25000,   BW) /* host link, each way */ \
+    X(pcie_mbps,       "pcie-mbps",       25000,   BW) /* host link, a way */ \
     X(ldm_mbps,        "ldm-mbps",        1000000, BW) /* per CG, in LDM */ \
-    X(t_launch_ns,     "t-launch-ns",     25000,   NS) /* host launch, per job */ \
-    X(t_sync_ns,       "t-sync-ns",       15000,   NS) /* host-mediated sync */ \
+    X(t_launch_ns,     "t-launch-ns",     25000,   NS) /* launch, a job */ \
+    X(t_sync_ns,       "t-sync-ns",       15000,   NS) /* host sync */ \
     X(t_step_ns,       "t-step-ns",       5000,    NS) /* per COPY */ \
     X(t_barrier_ns,    "t-barrier-ns",    1000,    NS) /* BARRIER/WAIT wake */ \
     X(t_dma_ns,        "t-dma-ns",        1000,    NS) /* per DMA_GET/PUT */ \
@@ -87,12 +87,15 @@ enum swai_res {
  * the capacity that CG left free: results then depend on the order of
  * submission only where a path is oversubscribed, never on wall time.  When
  * the calendar is full the two oldest intervals merge (their gap is lost).
+ * The n intervals live at [s, s + n) of arrays twice that size: dropping
+ * the oldest only moves s, and the arrays are compacted once per
+ * SWAI_CAL_SLOTS drops instead of shifted at every booking.
  */
 #define SWAI_CAL_SLOTS      1024
 
 struct swai_cal {
-    unsigned n;
-    uint64_t a[SWAI_CAL_SLOTS], b[SWAI_CAL_SLOTS];
+    unsigned s, n;
+    uint64_t a[2 * SWAI_CAL_SLOTS], b[2 * SWAI_CAL_SLOTS];
 };
 
 struct swai_timing {

@@ -15,7 +15,7 @@
 
 #include "swai-card.h"
 
-void swai_props_init(struct swai_props *p)
+void swai_card_props_init(struct swai_props *p)
 {
     p->hbm_mb = SWAI_HBM_MB_DEFAULT;
     p->local_mb = SWAI_LOCAL_MB_AUTO;
@@ -24,7 +24,7 @@ void swai_props_init(struct swai_props *p)
     swai_timing_props_init(&p->t);
 }
 
-const char *swai_props_validate(struct swai_props *p)
+const char *swai_card_props_validate(struct swai_props *p)
 {
     if (p->hbm_mb < SWAI_HBM_MB_MIN || p->hbm_mb > SWAI_HBM_MB_MAX) {
         return "hbm-mb must be in 1..16384";

@@ -74,12 +74,12 @@ struct swai_card {
 };
 
 /* Fill in the defaults the QEMU properties also use. */
-void swai_props_init(struct swai_props *p);
+void swai_card_props_init(struct swai_props *p);
 /*
  * Check a property set and resolve SWAI_LOCAL_MB_AUTO.  Returns NULL when it
  * is usable, else a static message naming the offending property.
  */
-const char *swai_props_validate(struct swai_props *p);
+const char *swai_card_props_validate(struct swai_props *p);
 
 /* Bind to validated props and callbacks, then hard-reset (READY is set). */
 void swai_card_init(struct swai_card *s, const struct swai_props *p,

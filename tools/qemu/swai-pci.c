@@ -210,7 +210,7 @@ static void swai_realize(PCIDevice *pdev, Error **errp)
     uint64_t hbm_size;
     int i;
 
-    why = swai_props_validate(&s->props);
+    why = swai_card_props_validate(&s->props);
     if (why) {
         char local[16] = "auto";
 
@@ -313,7 +313,7 @@ static void swai_reset_hold(Object *obj, ResetType type)
 
 static const Property swai_properties[] = {
     DEFINE_PROP_UINT32("hbm-mb", SwaiState, props.hbm_mb, SWAI_HBM_MB_DEFAULT),
-    /* Default: half of hbm-mb, resolved by swai_props_validate(). */
+    /* Default: half of hbm-mb, resolved by swai_card_props_validate(). */
     DEFINE_PROP_UINT32("local-mb", SwaiState, props.local_mb,
                        SWAI_LOCAL_MB_AUTO),
     DEFINE_PROP_UINT32("cpes", SwaiState, props.cpes, SWAI_CPES_DEFAULT),

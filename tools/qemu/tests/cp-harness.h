@@ -203,7 +203,7 @@ static inline void card_t(uint32_t hbm, uint32_t local, uint32_t cpes,
     unsigned c;
 
     card_free();
-    swai_props_init(&p);
+    swai_card_props_init(&p);
     p.hbm_mb = hbm;
     p.local_mb = local;
     p.cpes = cpes;
@@ -211,7 +211,7 @@ static inline void card_t(uint32_t hbm, uint32_t local, uint32_t cpes,
     if (t) {
         p.t = *t;
     }
-    why = swai_props_validate(&p);
+    why = swai_card_props_validate(&p);
     if (why) {
         printf("Bail out! valid props rejected: %s\n", why);
         exit(1);

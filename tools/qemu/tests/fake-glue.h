@@ -179,12 +179,12 @@ static inline void make(struct swai_card *s, uint32_t hbm, uint32_t local,
     struct swai_props p;
     const char *why;
 
-    swai_props_init(&p);    /* the timing model's defaults */
+    swai_card_props_init(&p);    /* the timing model's defaults */
     p.hbm_mb = hbm;
     p.local_mb = local;
     p.cpes = cpes;
     p.ldm_kb = ldm;
-    why = swai_props_validate(&p);
+    why = swai_card_props_validate(&p);
 
     if (why) {
         printf("Bail out! valid props rejected: %s\n", why);
@@ -198,7 +198,7 @@ static inline void make_default(struct swai_card *s)
 {
     struct swai_props p;
 
-    swai_props_init(&p);
+    swai_card_props_init(&p);
     make(s, p.hbm_mb, p.local_mb, p.cpes, p.ldm_kb);
 }
 

@@ -15,16 +15,16 @@ static void test_props_defaults(void)
 {
     struct swai_props p;
 
-    swai_props_init(&p);
+    swai_card_props_init(&p);
     CHECK_EQ(p.hbm_mb, 256);
     CHECK_EQ(p.local_mb, SWAI_LOCAL_MB_AUTO);
     CHECK_EQ(p.cpes, 32);
     CHECK_EQ(p.ldm_kb, 256);
-    CHECK(swai_props_validate(&p) == NULL);
+    CHECK(swai_card_props_validate(&p) == NULL);
     CHECK_EQ(p.local_mb, 128);     /* auto = half of hbm-mb */
     p.hbm_mb = 1;
     p.local_mb = SWAI_LOCAL_MB_AUTO;
-    CHECK(swai_props_validate(&p) == NULL);
+    CHECK(swai_card_props_validate(&p) == NULL);
     CHECK_EQ(p.local_mb, 0);       /* half of 1 MiB, rounded down */
 }
 
@@ -33,12 +33,12 @@ static const char *validate(uint32_t hbm, uint32_t local, uint32_t cpes,
 {
     struct swai_props p;
 
-    swai_props_init(&p);
+    swai_card_props_init(&p);
     p.hbm_mb = hbm;
     p.local_mb = local;
     p.cpes = cpes;
     p.ldm_kb = ldm;
-    return swai_props_validate(&p);
+    return swai_card_props_validate(&p);
 }
 
 static void test_props_validation(void)

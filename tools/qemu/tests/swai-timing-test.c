@@ -47,7 +47,7 @@ static void test_props(void)
     };
     unsigned i;
 
-    swai_props_init(&p);
+    swai_card_props_init(&p);
     CHECK_EQ(p.t.ring_mbps, 100000);
     CHECK_EQ(p.t.ring_total_mbps, 800000);
     CHECK_EQ(p.t.local_mbps, 100000);
@@ -60,33 +60,33 @@ static void test_props(void)
     CHECK_EQ(p.t.t_dma_ns, 1000);
     CHECK_EQ(p.t.f32_gflops, 2048);
     CHECK_EQ(p.t.bf16_gflops, 4096);
-    CHECK(swai_props_validate(&p) == NULL);
+    CHECK(swai_card_props_validate(&p) == NULL);
     /* The compute rates: 1..SWAI_GFLOPS_MAX. */
     p.t.f32_gflops = 0;
-    CHECK(strstr(swai_props_validate(&p), "f32-gflops") != NULL);
+    CHECK(strstr(swai_card_props_validate(&p), "f32-gflops") != NULL);
     p.t.f32_gflops = SWAI_GFLOPS_MAX + 1;
-    CHECK(swai_props_validate(&p) != NULL);
+    CHECK(swai_card_props_validate(&p) != NULL);
     p.t.f32_gflops = SWAI_GFLOPS_MAX;
     p.t.bf16_gflops = 0;
-    CHECK(strstr(swai_props_validate(&p), "bf16-gflops") != NULL);
+    CHECK(strstr(swai_card_props_validate(&p), "bf16-gflops") != NULL);
     p.t.bf16_gflops = 1;
-    CHECK(swai_props_validate(&p) == NULL);
-    swai_props_init(&p);
+    CHECK(swai_card_props_validate(&p) == NULL);
+    swai_card_props_init(&p);
     for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
         uint32_t *v;
         const char *why;
 
-        swai_props_init(&p);
+        swai_card_props_init(&p);
         v = (uint32_t *)((char *)&p.t + f[i].off);
         *v = f[i].bw ? 0 : SWAI_T_NS_MAX + 1;
-        why = swai_props_validate(&p);
+        why = swai_card_props_validate(&p);
         CHECK(why && strstr(why, f[i].name));
         *v = f[i].bw ? SWAI_MBPS_MAX + 1 : UINT32_MAX;
-        CHECK(swai_props_validate(&p) != NULL);
+        CHECK(swai_card_props_validate(&p) != NULL);
         *v = f[i].bw ? SWAI_MBPS_MAX : 0;
-        CHECK(swai_props_validate(&p) == NULL);
+        CHECK(swai_card_props_validate(&p) == NULL);
         *v = f[i].bw ? 1 : SWAI_T_NS_MAX;
-        CHECK(swai_props_validate(&p) == NULL);
+        CHECK(swai_card_props_validate(&p) == NULL);
     }
     /* Registers show the properties; CAPS says both features are there. */
     t = (struct swai_timing_props){ 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
