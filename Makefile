@@ -68,6 +68,7 @@ define archive
 endef
 
 .PHONY: all setup check demo module libs runtime collectives tools selftests unit-tests faults \
+	dkms-source dkms-install dkms-uninstall \
 	clean lint need-setup install
 
 all: module libs tools selftests unit-tests faults
@@ -88,6 +89,33 @@ $(B)/swai.ko: $(KSRC)
 	@! grep -q 'warning:' $(B)/kbuild.log || \
 		{ cat $(B)/kbuild.log; echo "make: W=1 warnings in swai.ko" >&2; exit 1; }
 	cp swai.ko $@
+
+# --- swai.ko as a DKMS package (kernel/dkms/) -----------------------------------------
+# dkms-source stages the package (Kbuild, kernel/, uapi/drm/, dkms.conf, the
+# feature probe) in build/dkms/; dkms-install adds, builds and installs it for
+# DKMS_KVER (default: the running kernel; that kernel's headers must be there);
+# dkms-uninstall removes it from every kernel.  Root only, like dkms.
+DKMS_VERSION := $(shell awk '/define DRM_SWAI_UAPI_MAJOR/ { M = $$3 } \
+	/define DRM_SWAI_UAPI_MINOR/ { m = $$3 } END { print M "." m }' uapi/drm/swai_accel.h)
+DKMS_SRC := $(B)/dkms/swai-$(DKMS_VERSION)
+DKMS_KVER ?= $(shell uname -r)
+dkms-source: $(KSRC) kernel/dkms/dkms.conf.in kernel/dkms/swai-probe.sh
+	@rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)/kernel $(DKMS_SRC)/uapi/drm
+	@cp Kbuild kernel/dkms/swai-probe.sh $(DKMS_SRC)/
+	@cp kernel/*.c kernel/*.h $(DKMS_SRC)/kernel/
+	@cp uapi/drm/*.h $(DKMS_SRC)/uapi/drm/
+	@sed 's/@VERSION@/$(DKMS_VERSION)/' kernel/dkms/dkms.conf.in >$(DKMS_SRC)/dkms.conf
+	@echo "dkms-source: $(DKMS_SRC)"
+dkms-install: dkms-source
+	@command -v dkms >/dev/null || { echo "make: no dkms (apt-get install dkms)" >&2; exit 1; }
+	-@dkms remove swai/$(DKMS_VERSION) --all >/dev/null 2>&1
+	rm -rf /usr/src/swai-$(DKMS_VERSION) && cp -r $(DKMS_SRC) /usr/src/
+	dkms add swai/$(DKMS_VERSION)
+	dkms build swai/$(DKMS_VERSION) -k $(DKMS_KVER)
+	dkms install swai/$(DKMS_VERSION) -k $(DKMS_KVER)
+dkms-uninstall:
+	-dkms remove swai/$(DKMS_VERSION) --all
+	rm -rf /usr/src/swai-$(DKMS_VERSION)
 
 # A deliberately broken module: proves swai-vm fails on an oops or a WARN.
 faults: need-setup tools/vm/faults/swai_fault.ko

@@ -37,13 +37,6 @@ int64_t sdaa_deadline(unsigned int ms)
 	return sdaa_now_ns() + (int64_t)ms * 1000000LL;
 }
 
-struct swai_insn sdaa_insn_copy(uint64_t dst, uint64_t src, uint64_t len)
-{
-	return (struct swai_insn){
-		.op = SWAI_OP_COPY, .rows = 1, .len = len, .dst = dst, .src = src,
-	};
-}
-
 static void bufpair_init(struct sdaa_bufpair *bp)
 {
 	memset(bp, 0, sizeof(*bp));

@@ -22,6 +22,7 @@
 #include "sdaa_front.h"
 #include "sdaa_ring.h"
 #include "drm/swai_program.h"
+#include "swai-prog.h"
 
 /* Pinned buffers a queue stages pageable copies through, and their size. */
 #define SDAA_STAGE_BYTES	(4ULL << 20)
@@ -100,9 +101,6 @@ sdaaError_t sdaa_errno_error(int e);
 int64_t sdaa_now_ns(void);
 /* The absolute deadline @ms from now. */
 int64_t sdaa_deadline(unsigned int ms);
-
-/* A COPY instruction: @len bytes from @src to @dst (device addresses). */
-struct swai_insn sdaa_insn_copy(uint64_t dst, uint64_t src, uint64_t len);
 
 /* --- sdaa_job.c: submission, waiting --- */
 

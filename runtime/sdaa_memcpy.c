@@ -157,7 +157,7 @@ static sdaaError_t copy_on_card(struct sdaa_stream *s, const struct place *d,
 		 * source's when both are: it has peer access to the other).
 		 */
 		struct sdaa_queue *q = sr->w == LOCAL ? qs : qd;
-		struct swai_insn in = sdaa_insn_copy(d->va, sr->va, n);
+		struct swai_insn in = swai_insn_copy(d->va, sr->va, n);
 		struct sdaa_fence f;
 
 		err = sdaa_submit(q, &in, 1, &deps, &f);

@@ -32,11 +32,11 @@ size_t sdaa_memset_program(struct swai_insn *out, uint64_t dst, uint64_t scratch
 		.src = 0x0101010101010101ULL * value,
 	};
 	done = n < 8 ? n : 8;
-	out[k++] = sdaa_insn_copy(dst, scratch, done);
+	out[k++] = swai_insn_copy(dst, scratch, done);
 	while (done < n) {
 		uint64_t m = n - done < done ? n - done : done;
 
-		out[k++] = sdaa_insn_copy(dst + done, dst, m);
+		out[k++] = swai_insn_copy(dst + done, dst, m);
 		done += m;
 	}
 	return k;

@@ -117,7 +117,7 @@ sdaaError_t sdaa_stage_in(struct sdaa_queue *q, uint64_t dst, const void *src, s
 		if (err)
 			break;
 		memcpy(bp->host[k], (const char *)src + off, len);
-		in = sdaa_insn_copy(dst + off, bp->va[k], len);
+		in = swai_insn_copy(dst + off, bp->va[k], len);
 		err = sdaa_submit(q, &in, 1, &d, &f);
 		if (err)
 			break;
@@ -153,7 +153,7 @@ sdaaError_t sdaa_stage_out(struct sdaa_queue *q, void *dst, uint64_t src, size_t
 
 		len = sdaa_chunk(n, bp->size, i, &off);
 		job_claim(bp, q->xc->index, (int)i, &d);
-		in = sdaa_insn_copy(bp->va[i], src + off, len);
+		in = swai_insn_copy(bp->va[i], src + off, len);
 		err = sdaa_submit(q, &in, 1, &d, &f[i]);
 		bp->use[i] = f[i];
 		bp->cg[i] = q->cg;
@@ -171,7 +171,7 @@ sdaaError_t sdaa_stage_out(struct sdaa_queue *q, void *dst, uint64_t src, size_t
 			struct swai_insn in;
 
 			len = sdaa_chunk(n, bp->size, i + 2, &off);
-			in = sdaa_insn_copy(bp->va[k], src + off, len);
+			in = swai_insn_copy(bp->va[k], src + off, len);
 			err = sdaa_submit(q, &in, 1, NULL, &f[k]);
 			bp->use[k] = err ? (struct sdaa_fence){ 0, 0 } : f[k];
 			bp->cg[k] = q->cg;
@@ -203,12 +203,12 @@ sdaaError_t sdaa_bounce(struct sdaa_bufpair *bp, struct sdaa_queue *a, struct sd
 		if (!i)
 			d1 = *deps;
 		job_claim(bp, card, k, &d1);
-		in = sdaa_insn_copy(bp->va[k], src + off, len);
+		in = swai_insn_copy(bp->va[k], src + off, len);
 		err = sdaa_submit(a, &in, 1, &d1, &f1);
 		if (err)
 			break;
 		sdaa_front_set(&d2, card, a->cg, f1);
-		in = sdaa_insn_copy(dst + off, bp->va[k], len);
+		in = swai_insn_copy(dst + off, bp->va[k], len);
 		err = sdaa_submit(b, &in, 1, &d2, &f2);
 		if (err)
 			break;
@@ -239,11 +239,11 @@ sdaaError_t sdaa_cross_card(struct sdaa_queue *a, struct sdaa_queue *b, uint64_t
 		err = host_claim(bp, a->xc, k);
 		if (err)
 			break;
-		in = sdaa_insn_copy(bp->va[k], src + off, len);
+		in = swai_insn_copy(bp->va[k], src + off, len);
 		err = sdaa_submit(a, &in, 1, NULL, &f);
 		if (!err)
 			err = sdaa_wait(a->xc, a->cg, f, SDAA_FOREVER, SDAA_WAIT_HOST, NULL);
-		in = sdaa_insn_copy(dst + off, bp->va[k], len);
+		in = swai_insn_copy(dst + off, bp->va[k], len);
 		if (!err)
 			err = sdaa_submit(b, &in, 1, NULL, &f);
 		if (!err)

@@ -21,6 +21,11 @@ if [ -n "${SWAI_EXPECT_LOCAL_MB:-}" ]; then
 	check "json global_size = 4 x (hbm - local) on every card" \
 		'[ "$(echo "$json" | grep -o "\"global_size\": *$gb\b" | wc -l)" -eq "$cards" ]'
 fi
+# Every card here runs jobs: the capabilities beyond memory are named too.
+for cap in submit timing peer compute; do
+	check "json names capability '$cap' on every card" \
+		'[ "$(echo "$json" | grep -o "\"capabilities\": \[[^]]*\"$cap\"" | wc -l)" -eq "$cards" ]'
+done
 swai-smi --bogus >/dev/null 2>&1; brc=$?
 check "unknown option is a usage error (exit 2)" '[ $brc -eq 2 ]'
 echo "1..$n"

@@ -94,6 +94,34 @@ smi_json() {
 	echo "1..$n"
 }
 
+# The DKMS package (kernel/dkms/), built and installed for the guest kernel
+# from its headers, as a user would for theirs, then removed again.
+dkms_check() {
+	local kver kdir n=0 info msg rc
+	kver=$(sed -n 's/^SWAI_KVER := //p' "$cache/env.mk")
+	kdir=$(sed -n 's/^SWAI_KDIR := //p' "$cache/env.mk")
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	t "the feature probe accepts $kver's headers" \
+		'"$top/kernel/dkms/swai-probe.sh" "$kdir" | sed "s/^/# /"'
+	msg=$("$top/kernel/dkms/swai-probe.sh" /nonexistent 2>&1); rc=$?
+	t "the feature probe refuses a directory without a kernel, saying why" \
+		'[ $rc -eq 1 ] && echo "$msg" | grep -q "install the kernel'"'"'s headers"'
+	make -C "$top" --no-print-directory dkms-install DKMS_KVER="$kver" 2>&1 | sed 's/^/# /'
+	t "make dkms-install: dkms add, build and install for $kver" \
+		'dkms status swai 2>/dev/null | grep -q "$kver.*: installed"'
+	info=$(modinfo -k "$kver" swai 2>/dev/null)
+	t "the installed swai.ko is DKMS's, for $kver (vermagic)" \
+		'echo "$info" | grep -q "^filename:.*/updates/dkms/swai.ko" &&
+		 echo "$info" | grep -q "^vermagic: *$kver "'
+	t "it carries the driver's parameters and alias" \
+		'echo "$info" | grep -q "^alias: *pci:v00001234d00005A10" &&
+		 echo "$info" | grep -q "^parm: *local_mb"'
+	make -C "$top" --no-print-directory dkms-uninstall 2>&1 | sed 's/^/# /'
+	t "make dkms-uninstall leaves nothing" \
+		'[ -z "$(dkms status swai 2>/dev/null)" ] && ! modinfo -k "$kver" swai >/dev/null 2>&1'
+	echo "1..$n"
+}
+
 qemu=$(sed -n 's/^SWAI_QEMU := //p' "$cache/env.mk")
 suite unit-device-core "$top/build/tests/swai-core-test"
 suite unit-device-mmu "$top/build/tests/swai-mmu-test"
@@ -111,6 +139,7 @@ suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
 suite checkpatch lint
+suite dkms dkms_check
 
 # Two lanes of VMs: each VM runs one TCG thread and the host has two cores,
 # so the long default configuration runs beside all the others.

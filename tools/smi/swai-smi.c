@@ -32,16 +32,23 @@ struct card {
 	struct drm_swai_mem_info mem;
 };
 
+/*
+ * The name of every DRM_SWAI_CAP_* bit, from one list: a bit the uAPI adds
+ * without a name here fails the build (the assertion below).
+ */
+#define SWAI_SMI_CAPS(X) \
+	X(QUERY, "query") X(MSIX, "msix") X(PARTITION, "partition") \
+	X(MEMORY, "memory") X(USERPTR, "userptr") X(SUBMIT, "submit") \
+	X(TIMING, "timing") X(PEER, "peer") X(COMPUTE, "compute")
+
+#define SWAI_SMI_CAP_ENTRY(bit, name) { DRM_SWAI_CAP_##bit, name },
+#define SWAI_SMI_CAP_OR(bit, name) | DRM_SWAI_CAP_##bit
 static const struct {
 	uint64_t bit;
 	const char *name;
-} cap_names[] = {
-	{ DRM_SWAI_CAP_QUERY, "query" },
-	{ DRM_SWAI_CAP_MSIX, "msix" },
-	{ DRM_SWAI_CAP_PARTITION, "partition" },
-	{ DRM_SWAI_CAP_MEMORY, "memory" },
-	{ DRM_SWAI_CAP_USERPTR, "userptr" },
-};
+} cap_names[] = { SWAI_SMI_CAPS(SWAI_SMI_CAP_ENTRY) };
+_Static_assert((0 SWAI_SMI_CAPS(SWAI_SMI_CAP_OR)) == DRM_SWAI_CAP_ALL,
+	       "swai-smi: name every DRM_SWAI_CAP_* bit in SWAI_SMI_CAPS");
 
 /* Open and query one card; on failure print why and return -1. */
 static int probe_card(struct card *c)

@@ -78,6 +78,8 @@ extern "C" {
 #define DRM_SWAI_CAP_TIMING		_BITULL(6)	/* QUERY_TIMING */
 #define DRM_SWAI_CAP_PEER		_BITULL(7)	/* DRM_SWAI_SUBMIT_PEER */
 #define DRM_SWAI_CAP_COMPUTE		_BITULL(8)	/* GEMM..DRAIN, XFER_ASYNC */
+/* Every bit defined above: a new capability extends it. */
+#define DRM_SWAI_CAP_ALL		(_BITULL(9) - 1)
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
