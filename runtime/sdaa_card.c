@@ -2,8 +2,9 @@
 /*
  * sdaa_card.c - the execution state of each card, made when a process first
  * runs work on it: the card's timing parameters, the process's modeled host
- * clock on it (starting at the card's clock), one timeline syncobj and one
- * legacy default stream per queue (core group); the card's sticky error;
+ * clock on it (starting at the card's clock), one timeline syncobj per queue
+ * (core group; its legacy default stream is sdaa_stream.c's); the card's
+ * sticky error;
  * sdaaDeviceGetTimingParams.
  */
 #include <errno.h>
@@ -16,12 +17,10 @@
 
 #include "sdaa_exec.h"
 
-#define MAX_CARDS	64
-
 static struct {
 	pthread_mutex_t lock;			/* making execution states */
-	struct sdaa_xcard *xc[MAX_CARDS];	/* published with release */
-	sdaaError_t err[MAX_CARDS];		/* why a card cannot run work */
+	struct sdaa_xcard *xc[SDAA_MAX_CARDS];	/* published with release */
+	sdaaError_t err[SDAA_MAX_CARDS];		/* why a card cannot run work */
 } ex = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 int64_t sdaa_now_ns(void)
@@ -79,16 +78,20 @@ static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 		sdaa_front_init(&q->blocking_front);
 		sdaa_front_init(&q->all_front);
 		bufpair_init(&q->stage);
-		if (sdaa_ring_init(&q->ring, SDAA_POOL_BYTES - SDAA_POOL_SCRATCH,
+		if (sdaa_progbuf_init(&q->progbuf, SDAA_POOL_BYTES - SDAA_POOL_SCRATCH,
 				   (unsigned int)(SDAA_POOL_BYTES / 64)))
-			return sdaaErrorHostMemoryAllocation;
-		q->legacy = sdaa_stream_new(q, sdaaStreamDefault, 1);
-		if (!q->legacy)
 			return sdaaErrorHostMemoryAllocation;
 	}
 	sdaa_log(SDAA_LOG_DEBUG, "card %d: %d queues, host clock starts at %llu ns",
 		 card->minor, xc->nq, (unsigned long long)xc->hclock);
 	return sdaaSuccess;
+}
+
+struct sdaa_xcard *sdaa_xcard_peek(int index)
+{
+	if (index < 0 || index >= SDAA_MAX_CARDS)
+		return NULL;
+	return __atomic_load_n(&ex.xc[index], __ATOMIC_ACQUIRE);
 }
 
 sdaaError_t sdaa_xcard_get(int index, struct sdaa_xcard **out)
@@ -99,7 +102,7 @@ sdaaError_t sdaa_xcard_get(int index, struct sdaa_xcard **out)
 
 	if (rt->init_error)
 		return rt->init_error;
-	if (index < 0 || index >= rt->ncards || index >= MAX_CARDS)
+	if (index < 0 || index >= rt->ncards || index >= SDAA_MAX_CARDS)
 		return sdaaErrorInvalidDevice;
 	xc = __atomic_load_n(&ex.xc[index], __ATOMIC_ACQUIRE);
 	if (xc) {
@@ -152,7 +155,7 @@ sdaaError_t sdaa_card_sticky(int index)
 {
 	struct sdaa_xcard *xc;
 
-	if (index < 0 || index >= MAX_CARDS)
+	if (index < 0 || index >= SDAA_MAX_CARDS)
 		return sdaaSuccess;
 	xc = __atomic_load_n(&ex.xc[index], __ATOMIC_ACQUIRE);
 	return xc ? sdaa_xcard_check(xc) : sdaaSuccess;
@@ -234,24 +237,4 @@ sdaaError_t TIMING_V4(struct sdaaTimingParams *p, int device);
 SDAA_API SDAA_SYMVER("@@SDAA_0.4") sdaaError_t TIMING_V4(struct sdaaTimingParams *p, int device)
 {
 	return sdaa_error(timing_params(p, device));
-}
-
-/*
- * Before the pinned memory goes (sdaa_host.c, destructor 400): let the
- * process's last jobs end, so that no job reads memory being unpinned.
- * Bounded: a hung job is the driver's timeout's business.
- */
-__attribute__((destructor(500))) static void jobs_fini(void)
-{
-	int64_t deadline = sdaa_deadline(10000);
-
-	for (int c = 0; c < MAX_CARDS; c++) {
-		struct sdaa_xcard *xc = ex.xc[c];
-
-		for (int i = 0; xc && i < xc->nq; i++) {
-			struct sdaa_fence f = { 0, xc->q[i].last_job };
-
-			sdaa_wait(xc, i, f, deadline, 0, NULL);
-		}
-	}
 }

@@ -177,11 +177,7 @@ const struct sdaa_runtime *sdaa_runtime(void)
 	return &rt;
 }
 
-/*
- * Close the cards when the library goes away (exit or dlclose): last, after
- * the memory layer (destructor 300) has given its blocks back.
- */
-__attribute__((destructor(200))) static void runtime_fini(void)
+void sdaa_enum_fini(void)
 {
 	for (int i = 0; i < rt.ncards; i++)
 		close(rt.cards[i].fd);

@@ -88,7 +88,8 @@ SDAA_API sdaaError_t sdaaEventDestroy(sdaaEvent_t event)
 	return sdaaSuccess;
 }
 
-sdaaError_t sdaa_event_front(sdaaEvent_t h, struct sdaa_front *f, int *recorded)
+/* What waiting for event @h means: its front, and whether it was recorded. */
+static sdaaError_t sdaa_event_front(sdaaEvent_t h, struct sdaa_front *f, int *recorded)
 {
 	struct sdaa_event *e;
 	sdaaError_t err = get(h, &e);
@@ -245,4 +246,30 @@ SDAA_API sdaaError_t sdaaEventElapsedTime(float *ms, sdaaEvent_t start, sdaaEven
 SDAA_API sdaaError_t sdaaEventElapsedTimeWall(float *ms, sdaaEvent_t start, sdaaEvent_t end)
 {
 	return sdaa_error(elapsed(ms, start, end, 1));
+}
+
+/* Work queued on @stream from now on waits for @event's work. */
+SDAA_API sdaaError_t sdaaStreamWaitEvent(sdaaStream_t stream, sdaaEvent_t event,
+					 unsigned int flags)
+{
+	struct sdaa_stream *s;
+	struct sdaa_front f;
+	sdaaError_t err;
+	int recorded;
+
+	if (flags)
+		return sdaa_error(sdaaErrorInvalidValue);
+	err = sdaa_event_front(event, &f, &recorded);
+	if (err)
+		return sdaa_error(err);
+	err = sdaa_stream_begin(stream, &s);
+	if (err)
+		return sdaa_error(err);
+	/* An event never recorded is complete: nothing to wait for (CUDA). */
+	if (recorded && f.card == s->q->xc->index)
+		sdaa_front_merge(&s->front, &f);
+	else if (recorded)
+		err = sdaa_wait_front(&f, SDAA_FOREVER, SDAA_WAIT_HOST, NULL);
+	sdaa_stream_end(s);
+	return sdaa_error(err);
 }

@@ -7,7 +7,7 @@
  *
  * Locks, always taken in this order: a stream's lock (one operation on the
  * stream at a time), a buffer pair's lock (staging, bounce), a queue's lock
- * (program ring, timeline points, the SUBMIT ioctl); a queue's sync_lock
+ * (program buffer, timeline points, the SUBMIT ioctl); a queue's sync_lock
  * is a leaf, held only to copy fronts.  The modeled host clock, the waited
  * points and the sticky error are atomics.
  */
@@ -20,7 +20,7 @@
 
 #include "sdaa_internal.h"
 #include "sdaa_front.h"
-#include "sdaa_ring.h"
+#include "sdaa_progbuf.h"
 #include "drm/swai_program.h"
 #include "swai-prog.h"
 
@@ -55,12 +55,12 @@ struct sdaa_bufpair {
 struct sdaa_queue {
 	struct sdaa_xcard *xc;
 	int cg;
-	pthread_mutex_t lock;		/* ring, point, SUBMIT */
+	pthread_mutex_t lock;		/* progbuf, point, SUBMIT, making legacy */
 	uint64_t point;			/* newest timeline point handed out */
 	uint64_t last_job;		/* newest job id (atomic) */
 	char *pool;			/* pinned program memory, lazily */
 	uint64_t pool_va;
-	struct sdaa_ring ring;
+	struct sdaa_progbuf progbuf;	/* program memory, a FIFO of bytes */
 	pthread_mutex_t sync_lock;	/* leaf: the fronts below */
 	struct sdaa_front legacy_front;	/* work of the legacy stream */
 	struct sdaa_front blocking_front; /* of the blocking streams and legacy */
@@ -87,8 +87,12 @@ struct sdaa_xcard {
 
 /* --- sdaa_card.c: cards --- */
 
+#define SDAA_MAX_CARDS	64
+
 /* The execution state of card @index, initialised on first use. */
 sdaaError_t sdaa_xcard_get(int index, struct sdaa_xcard **xc);
+/* The execution state of card @index if it has one, else NULL. */
+struct sdaa_xcard *sdaa_xcard_peek(int index);
 /* The queue of logical device @dev (of the current one if @dev < 0). */
 sdaaError_t sdaa_device_queue(int dev, struct sdaa_queue **q);
 /* The card's sticky error, or sdaaSuccess. */
@@ -130,6 +134,8 @@ struct sdaa_done {
  * card).  Only SDAA_WAIT_HOST waits move the modeled host clock:
  * H = max(H, end + sync).
  */
+/* Let the process's last jobs end, 10 s at most (sdaa_lib.c's teardown). */
+void sdaa_job_fini(void);
 sdaaError_t sdaa_wait(struct sdaa_xcard *xc, int cg, struct sdaa_fence f, int64_t deadline,
 		      unsigned int flags, struct sdaa_done *res);
 /* Wait for every job of @f; @max_end gets the latest modeled end. */
@@ -176,11 +182,6 @@ struct sdaa_stream *sdaa_stream_new(struct sdaa_queue *q, unsigned int flags, in
 sdaaError_t sdaa_stream_deps(struct sdaa_stream *s, int card, struct sdaa_front *deps);
 /* ... and its result: the stream's new front, or waited for if elsewhere. */
 sdaaError_t sdaa_stream_done(struct sdaa_stream *s, const struct sdaa_front *done);
-
-/* --- sdaa_event.c --- */
-
-/* The work event @h captured, and whether it was ever recorded. */
-sdaaError_t sdaa_event_front(sdaaEvent_t h, struct sdaa_front *f, int *recorded);
 
 /* --- sdaa_memset.c --- */
 

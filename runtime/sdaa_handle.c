@@ -144,7 +144,7 @@ void *sdaa_handle_del(enum sdaa_handle_kind kind, uintptr_t h)
 	return obj;
 }
 
-__attribute__((destructor(150))) static void handles_fini(void)
+void sdaa_handle_fini(void)
 {
 	for (unsigned int k = 0; k < 3; k++) {
 		for (unsigned int c = 0; c < MAX_CHUNKS && tables[k].chunk[c]; c++) {

@@ -21,6 +21,8 @@ enum sdaa_handle_kind {
 
 /* A handle for @obj; 0 when the table is full or out of memory. */
 uintptr_t sdaa_handle_new(enum sdaa_handle_kind kind, void *obj);
+/* Free every handle table (sdaa_lib.c's teardown). */
+void sdaa_handle_fini(void);
 /* The object of live handle @h of @kind; NULL for anything else. */
 void *sdaa_handle_get(enum sdaa_handle_kind kind, uintptr_t h);
 /* Retire @h and return its object; NULL if @h is not live. */

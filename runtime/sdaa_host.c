@@ -282,8 +282,7 @@ int sdaa_host_lookup(uintptr_t h, uint64_t *va)
 	return sdaa_host_range(h, va, &avail);
 }
 
-/* Unpin first: before the memory layer (300) and the cards (200) go. */
-__attribute__((destructor(400))) static void host_fini(void)
+void sdaa_host_fini(void)
 {
 	while (host.n)
 		unpin_buffer((void *)host.bufs[host.n - 1].host, host.bufs[host.n - 1].internal);

@@ -38,6 +38,8 @@ struct sdaa_runtime {
 };
 
 const struct sdaa_runtime *sdaa_runtime(void);
+/* Close the cards and forget them (sdaa_lib.c's teardown). */
+void sdaa_enum_fini(void);
 /* What every call naming a device checks first: discovery worked, in range. */
 sdaaError_t sdaa_device_valid(int device);
 

@@ -5,8 +5,8 @@
  * DRM_IOCTL_SWAI_SUBMIT and DRM_IOCTL_SWAI_JOB_WAIT, with what they say about
  * failed jobs (the card's sticky error).
  *
- * Programs are copied into a ring of pinned host memory per queue, mapped on
- * the queue's card only (sdaa_ring.h): the card fetches a program when its
+ * Programs are copied into a FIFO of pinned host memory per queue, mapped on
+ * the queue's card only (sdaa_progbuf.h): the card fetches a program when its
  * job starts, so its bytes are reused only once that job has ended.  Each
  * queue has a timeline syncobj whose point n signals when the queue's n-th
  * job of this process ends; other queues' jobs wait on those points
@@ -178,19 +178,19 @@ sdaaError_t sdaa_queue_scratch(struct sdaa_queue *q, uint64_t *va)
 	return err;
 }
 
-/* Room for @len bytes of program; waits for old jobs if the ring is full. */
+/* Room for @len bytes of program; waits for old jobs if the buffer is full. */
 static sdaaError_t pool_alloc(struct sdaa_queue *q, size_t len, size_t *off)
 {
 	int ret;
 
-	while ((ret = sdaa_ring_alloc(&q->ring, len, off)) == -EAGAIN) {
-		struct sdaa_fence f = { 0, sdaa_ring_oldest(&q->ring) };
+	while ((ret = sdaa_progbuf_alloc(&q->progbuf, len, off)) == -EAGAIN) {
+		struct sdaa_fence f = { 0, sdaa_progbuf_oldest(&q->progbuf) };
 		/* Not a host wait of the program's: the modeled clock stays. */
 		sdaaError_t err = sdaa_wait(q->xc, q->cg, f, SDAA_FOREVER, 0, NULL);
 
 		if (err == sdaaErrorDeviceUnavailable || err == sdaaErrorUnknown)
 			return err;
-		sdaa_ring_pop(&q->ring);
+		sdaa_progbuf_pop(&q->progbuf);
 	}
 	return ret ? sdaaErrorInvalidValue : sdaaSuccess;
 }
@@ -297,7 +297,7 @@ sdaaError_t sdaa_submit(struct sdaa_queue *q, const struct swai_insn *insns, siz
 		goto out;
 	}
 	q->point++;
-	sdaa_ring_commit(&q->ring, off, len, s.job_id);
+	sdaa_progbuf_commit(&q->progbuf, off, len, s.job_id);
 	__atomic_store_n(&q->last_job, s.job_id, __ATOMIC_RELEASE);
 	{
 		uint64_t old = __atomic_load_n(&xc->newest_job, __ATOMIC_RELAXED);
@@ -311,4 +311,20 @@ sdaaError_t sdaa_submit(struct sdaa_queue *q, const struct swai_insn *insns, siz
 out:
 	pthread_mutex_unlock(&q->lock);
 	return err;
+}
+
+void sdaa_job_fini(void)
+{
+	int64_t deadline = sdaa_deadline(10000);
+	struct sdaa_xcard *xc;
+
+	/* Bounded: a hung job is the driver's timeout's business. */
+	for (int c = 0; c < SDAA_MAX_CARDS; c++) {
+		xc = sdaa_xcard_peek(c);
+		for (int i = 0; xc && i < xc->nq; i++) {
+			struct sdaa_fence f = { 0, xc->q[i].last_job };
+
+			sdaa_wait(xc, i, f, deadline, 0, NULL);
+		}
+	}
 }

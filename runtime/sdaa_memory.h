@@ -32,5 +32,9 @@ int sdaa_block_find(uint64_t va, struct sdaa_block *out);
 
 /* Pinned host memory (sdaa_host.c): the device address of host address @h. */
 int sdaa_host_lookup(uintptr_t h, uint64_t *va);
+/* Unpin every pinned buffer (sdaa_lib.c's teardown). */
+void sdaa_host_fini(void);
+/* Give every block of device memory back (sdaa_lib.c's teardown). */
+void sdaa_memory_fini(void);
 
 #endif /* SDAA_MEMORY_H */

@@ -37,6 +37,24 @@ struct sdaa_stream *sdaa_stream_new(struct sdaa_queue *q, unsigned int flags, in
 	return s;
 }
 
+/*
+ * The legacy default stream of queue @q, made when first used: streams
+ * build on the card's execution state (sdaa_card.c), not the other way.
+ */
+static sdaaError_t legacy(struct sdaa_queue *q, struct sdaa_stream **s)
+{
+	*s = __atomic_load_n(&q->legacy, __ATOMIC_ACQUIRE);
+	if (*s)
+		return sdaaSuccess;
+	pthread_mutex_lock(&q->lock);
+	if (!q->legacy)
+		__atomic_store_n(&q->legacy, sdaa_stream_new(q, sdaaStreamDefault, 1),
+				 __ATOMIC_RELEASE);
+	*s = q->legacy;
+	pthread_mutex_unlock(&q->lock);
+	return *s ? sdaaSuccess : sdaaErrorHostMemoryAllocation;
+}
+
 /* The stream behind a handle; NULL is the current device's stream 0. */
 static sdaaError_t resolve(sdaaStream_t h, struct sdaa_stream **s)
 {
@@ -45,9 +63,7 @@ static sdaaError_t resolve(sdaaStream_t h, struct sdaa_stream **s)
 
 	if (!h) {
 		err = sdaa_device_queue(-1, &q);
-		if (!err)
-			*s = q->legacy;
-		return err;
+		return err ? err : legacy(q, s);
 	}
 	*s = sdaa_handle_get(SDAA_HANDLE_STREAM, (uintptr_t)h);
 	return *s ? sdaaSuccess : sdaaErrorInvalidResourceHandle;
@@ -209,31 +225,6 @@ SDAA_API sdaaError_t sdaaStreamSynchronizeTimeout(sdaaStream_t stream, unsigned 
 SDAA_API sdaaError_t sdaaStreamQuery(sdaaStream_t stream)
 {
 	return sdaa_error(stream_wait(stream, 0, 0));
-}
-
-SDAA_API sdaaError_t sdaaStreamWaitEvent(sdaaStream_t stream, sdaaEvent_t event,
-					 unsigned int flags)
-{
-	struct sdaa_stream *s;
-	struct sdaa_front f;
-	sdaaError_t err;
-	int recorded;
-
-	if (flags)
-		return sdaa_error(sdaaErrorInvalidValue);
-	err = sdaa_event_front(event, &f, &recorded);
-	if (err)
-		return sdaa_error(err);
-	err = sdaa_stream_begin(stream, &s);
-	if (err)
-		return sdaa_error(err);
-	/* An event never recorded is complete: nothing to wait for (CUDA). */
-	if (recorded && f.card == s->q->xc->index)
-		sdaa_front_merge(&s->front, &f);
-	else if (recorded)
-		err = sdaa_wait_front(&f, SDAA_FOREVER, SDAA_WAIT_HOST, NULL);
-	sdaa_stream_end(s);
-	return sdaa_error(err);
 }
 
 SDAA_API sdaaError_t sdaaStreamGetDevice(sdaaStream_t stream, int *device)

@@ -8,7 +8,7 @@
  * coalesces with them in O(1), and a chunk whose blocks have all merged back
  * into one is entirely free.  The SW-IntraCC design keeps that metadata in a
  * header in front of each block; here the header is a host-side shadow of
- * the block (struct sa_block, sdaa_suballoc_priv.h) because the host reaches
+ * the block (struct sa_block, sdaa_suballoc_index.h) because the host reaches
  * device memory only through an uncached PCI BAR: reading a header there on
  * every malloc/free would cost microseconds, and a kernel that overruns its
  * buffer would corrupt the allocator.  Device memory thus holds only user

@@ -8,7 +8,7 @@
 #ifndef SDAA_SUBALLOC_BINS_H
 #define SDAA_SUBALLOC_BINS_H
 
-#include "sdaa_suballoc_priv.h"
+#include "sdaa_suballoc_index.h"
 
 static inline unsigned int sa_fls64(uint64_t x)
 {

@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sdaa_suballoc_priv.h"
+#include "sdaa_suballoc_index.h"
 
 /* Records come 255 at a time (16 KiB, cache-line aligned) and are only
  * given back to libc at fini: the pool is bounded by the peak number of

@@ -5,7 +5,7 @@
  * SDAA_VISIBLE_DEVICES and SDAA_LOG_LEVEL parsing, argument checks, the
  * error a host without the swai module gets, and the card-independent logic
  * of streams and copies: modeled host clock rules, event times, staging
- * chunks, the program ring, fronts and their in-fences, stream/event
+ * chunks, the program buffer, fronts and their in-fences, stream/event
  * handles, and memset programs run by a small interpreter.  Prints TAP.
  */
 #include <errno.h>
@@ -352,31 +352,31 @@ static void test_chunks(void)
 }
 
 /* The ring against a model: live entries never overlap, FIFO reclaim. */
-static void test_ring(void)
+static void test_progbuf(void)
 {
 	enum { SIZE = 4096, LIVE = 16 };
-	struct sdaa_ring r;
+	struct sdaa_progbuf r;
 	uint64_t seed = 7, job = 0, popped = 0;
 	unsigned char owner[SIZE];
 	size_t off;
 
-	CHECK(sdaa_ring_init(&r, SIZE, LIVE) == 0);
-	CHECK(sdaa_ring_alloc(&r, 0, &off) == -EINVAL);
-	CHECK(sdaa_ring_alloc(&r, SIZE + 1, &off) == -EINVAL);
-	CHECK(sdaa_ring_oldest(&r) == 0);
+	CHECK(sdaa_progbuf_init(&r, SIZE, LIVE) == 0);
+	CHECK(sdaa_progbuf_alloc(&r, 0, &off) == -EINVAL);
+	CHECK(sdaa_progbuf_alloc(&r, SIZE + 1, &off) == -EINVAL);
+	CHECK(sdaa_progbuf_oldest(&r) == 0);
 	memset(owner, 0, sizeof(owner));
 	for (int i = 0; i < 20000; i++) {
 		size_t len = 1 + splitmix64(&seed) % (i % 100 == 0 ? SIZE : 700);
 		int ret;
 
-		while ((ret = sdaa_ring_alloc(&r, len, &off)) == -EAGAIN) {
-			uint64_t old = sdaa_ring_oldest(&r);
+		while ((ret = sdaa_progbuf_alloc(&r, len, &off)) == -EAGAIN) {
+			uint64_t old = sdaa_progbuf_oldest(&r);
 
 			CHECK_EQ(old, popped + 1);	/* oldest first */
 			for (size_t b = 0; b < SIZE; b++)
 				if (owner[b] == (unsigned char)old)
 					owner[b] = 0;
-			sdaa_ring_pop(&r);
+			sdaa_progbuf_pop(&r);
 			popped++;
 		}
 		CHECK(ret == 0);
@@ -388,22 +388,22 @@ static void test_ring(void)
 			}
 			owner[b] = (unsigned char)(job + 1);
 		}
-		sdaa_ring_commit(&r, off, len, ++job);
+		sdaa_progbuf_commit(&r, off, len, ++job);
 		if (job % 255 == 0) {	/* keep owner tags unique per live entry */
-			while (sdaa_ring_oldest(&r)) {
+			while (sdaa_progbuf_oldest(&r)) {
 				for (size_t b = 0; b < SIZE; b++)
-					if (owner[b] == (unsigned char)sdaa_ring_oldest(&r))
+					if (owner[b] == (unsigned char)sdaa_progbuf_oldest(&r))
 						owner[b] = 0;
-				sdaa_ring_pop(&r);
+				sdaa_progbuf_pop(&r);
 				popped++;
 			}
 		}
 	}
 	/* Empty again: everything is free, allocation starts at 0. */
-	while (sdaa_ring_oldest(&r))
-		sdaa_ring_pop(&r);
-	CHECK(sdaa_ring_alloc(&r, SIZE, &off) == 0 && off == 0);
-	sdaa_ring_fini(&r);
+	while (sdaa_progbuf_oldest(&r))
+		sdaa_progbuf_pop(&r);
+	CHECK(sdaa_progbuf_alloc(&r, SIZE, &off) == 0 && off == 0);
+	sdaa_progbuf_fini(&r);
 }
 
 static void test_fronts(void)
@@ -655,7 +655,7 @@ static const struct tap_test tests[] = {
 	{ "modeled host clock and event time rules", test_model_rules },
 	{ "modeled host clock under concurrent waits", test_model_concurrent },
 	{ "staging chunks tile every copy", test_chunks },
-	{ "program ring: no overlap, oldest reclaimed first", test_ring },
+	{ "program buffer: no overlap, oldest reclaimed first", test_progbuf },
 	{ "fronts: merge, collapse, in-fences only for other queues", test_fronts },
 	{ "stream/event handles: kinds, destroyed, reused slots", test_handles },
 	{ "memset programs set exactly the range", test_memset_program },

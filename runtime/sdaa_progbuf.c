@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sdaa_ring.c - the program ring of a queue (sdaa_ring.h).
+ * sdaa_progbuf.c - the program buffer of a queue (sdaa_progbuf.h).
  *
  * The live entries occupy [oldest start, head) going round the ring once at
  * most.  With entries live, head == oldest start means full (an allocation
@@ -11,9 +11,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sdaa_ring.h"
+#include "sdaa_progbuf.h"
 
-int sdaa_ring_init(struct sdaa_ring *r, size_t size, unsigned int entries)
+int sdaa_progbuf_init(struct sdaa_progbuf *r, size_t size, unsigned int entries)
 {
 	r->size = size;
 	r->head = 0;
@@ -23,13 +23,13 @@ int sdaa_ring_init(struct sdaa_ring *r, size_t size, unsigned int entries)
 	return r->fifo ? 0 : -ENOMEM;
 }
 
-void sdaa_ring_fini(struct sdaa_ring *r)
+void sdaa_progbuf_fini(struct sdaa_progbuf *r)
 {
 	free(r->fifo);
 	r->fifo = NULL;
 }
 
-int sdaa_ring_alloc(const struct sdaa_ring *r, size_t len, size_t *off)
+int sdaa_progbuf_alloc(const struct sdaa_progbuf *r, size_t len, size_t *off)
 {
 	size_t oldest;
 
@@ -61,21 +61,21 @@ int sdaa_ring_alloc(const struct sdaa_ring *r, size_t len, size_t *off)
 	return -EAGAIN;	/* head == oldest: full */
 }
 
-void sdaa_ring_commit(struct sdaa_ring *r, size_t off, size_t len, uint64_t job)
+void sdaa_progbuf_commit(struct sdaa_progbuf *r, size_t off, size_t len, uint64_t job)
 {
 	unsigned int i = (r->first + r->count) % r->cap;
 
-	r->fifo[i] = (struct sdaa_ring_entry){ off, off + len, job };
+	r->fifo[i] = (struct sdaa_progbuf_entry){ off, off + len, job };
 	r->count++;
 	r->head = off + len;
 }
 
-uint64_t sdaa_ring_oldest(const struct sdaa_ring *r)
+uint64_t sdaa_progbuf_oldest(const struct sdaa_progbuf *r)
 {
 	return r->count ? r->fifo[r->first].job : 0;
 }
 
-void sdaa_ring_pop(struct sdaa_ring *r)
+void sdaa_progbuf_pop(struct sdaa_progbuf *r)
 {
 	if (!r->count)
 		return;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sdaa_suballoc_priv.h - the host-side records of the suballocator and the
+ * sdaa_suballoc_index.h - the host-side records of the suballocator and the
  * record pool and address index that sdaa_suballoc_index.c implements.
  */
-#ifndef SDAA_SUBALLOC_PRIV_H
-#define SDAA_SUBALLOC_PRIV_H
+#ifndef SDAA_SUBALLOC_INDEX_H
+#define SDAA_SUBALLOC_INDEX_H
 
 #include <stdbool.h>
 
@@ -118,4 +118,4 @@ static inline struct sa_block *sa_index_remove(struct sa_index *ix, uint64_t add
 	return NULL;
 }
 
-#endif /* SDAA_SUBALLOC_PRIV_H */
+#endif /* SDAA_SUBALLOC_INDEX_H */
