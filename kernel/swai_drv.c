@@ -23,6 +23,7 @@
 #include <drm/swai_accel.h>
 
 #include "swai_ctx.h"
+#include "swai_debug.h"
 #include "swai_debugfs.h"
 #include "swai_drv.h"
 #include "swai_gem.h"
@@ -34,6 +35,11 @@
 #include "swai_sched.h"
 #include "swai_sysfs.h"
 #include "swai_timing.h"
+
+unsigned int swai_debug_mask;
+module_param_named(debug, swai_debug_mask, uint, 0644);
+MODULE_PARM_DESC(debug,
+		 "Debug message categories (mask): 0x1 PROBE, 0x2 IOCTL, 0x4 JOB, 0x8 QUEUE, 0x10 MMU, 0x20 RESET");
 
 static int local_mb = -1;
 module_param(local_mb, int, 0444);

@@ -9,6 +9,7 @@
 
 #include <drm/swai_accel.h>
 
+#include "swai_debug.h"
 #include "swai_hw.h"
 
 #define SWAI_RESET_POLL_US	1000
@@ -107,9 +108,9 @@ int swai_hw_read_geometry(struct swai_device *sdev)
 		return -ENODEV;
 	}
 
-	dev_dbg(dev, "%u CGs x %u CPEs, LDM %u B, HBM %u MiB/CG, caps 0x%x\n",
-		sdev->num_cg, sdev->cpes_per_cg, sdev->ldm_size,
-		sdev->hbm_per_cg_mb, sdev->hw_caps);
+	swai_dbg(dev, PROBE, "%u CGs x %u CPEs, LDM %u B, HBM %u MiB/CG, caps 0x%x\n",
+		 sdev->num_cg, sdev->cpes_per_cg, sdev->ldm_size,
+		 sdev->hbm_per_cg_mb, sdev->hw_caps);
 	return 0;
 }
 
@@ -159,8 +160,8 @@ int swai_hw_set_partition_locked(struct swai_device *sdev, u32 local_mb)
 		return -EINVAL;
 	}
 
-	dev_dbg(dev, "Local-HBM %u MiB per CG, Global-HBM %llu MiB\n", now,
-		swai_hw_global_size(sdev, now) / SZ_1M);
+	swai_dbg(dev, PROBE, "Local-HBM %u MiB per CG, Global-HBM %llu MiB\n", now,
+		 swai_hw_global_size(sdev, now) / SZ_1M);
 	return 0;
 }
 

@@ -32,8 +32,10 @@
 #include <drm/swai_program.h>
 
 #include "swai_ctx.h"
+#include "swai_debug.h"
 #include "swai_drv.h"
 #include "swai_fence.h"
+#include "swai_trace.h"
 #include "swai_job.h"
 #include "swai_queue.h"
 #include "swai_sched.h"
@@ -104,6 +106,11 @@ void swai_job_end(struct swai_job *job, const struct swai_job_result *res)
 	job->hw->end_ns = res->end_ns;
 	job->hw->has_time = res->has_time;
 	job->state = SWAI_JOB_ENDED;
+	trace_swai_job_done(ctx->asid, job->q->cg, job->id, res->error,
+			    res->start_ns, res->end_ns);
+	swai_dbg(job->q->sdev->drm.dev, JOB,
+		 "ctx %u q %u job %llu: done, error %u, modeled %llu..%llu ns\n",
+		 ctx->asid, job->q->cg, job->id, res->error, res->start_ns, res->end_ns);
 }
 
 /**
@@ -476,6 +483,9 @@ int swai_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	mutex_unlock(&ctx->submit_lock);
 
 	args->job_id = id;
+	trace_swai_job_submit(ctx->asid, args->queue, id, args->program_va);
+	swai_dbg(drm->dev, JOB, "ctx %u q %u job %llu: submitted, program 0x%llx (%u B)\n",
+		 ctx->asid, args->queue, id, args->program_va, args->program_size);
 	chain = NULL;	/* consumed by the syncobj */
 	goto out_exit;
 

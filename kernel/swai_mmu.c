@@ -31,6 +31,7 @@
 #include "swai_hw.h"
 #include "swai_irq.h"
 #include "swai_mmu.h"
+#include "swai_trace.h"
 
 #define SWAI_PT_ENTRIES		512
 #define SWAI_PT_SIZE		SZ_4K
@@ -399,6 +400,8 @@ void swai_mmu_fault_irq(struct swai_device *sdev)
 			atomic_inc(&ctx->faults);
 		xa_unlock(&sdev->ctx_xa);
 
+		trace_swai_mmu_fault(asid, va, SWAI_MMU_FAULT_REASON(status),
+				     status & SWAI_MMU_FAULT_WRITE);
 		dev_warn_ratelimited(&sdev->pdev->dev,
 				     "MMU fault: asid %u %s va 0x%llx reason %u%s\n",
 				     asid,

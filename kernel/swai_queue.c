@@ -25,12 +25,14 @@
 #include <drm/swai_accel.h>
 
 #include "swai_ctx.h"
+#include "swai_debug.h"
 #include "swai_drv.h"
 #include "swai_fence.h"
 #include "swai_hw.h"
 #include "swai_irq.h"
 #include "swai_job.h"
 #include "swai_queue.h"
+#include "swai_trace.h"
 
 #define SWAI_RING_MASK		(SWAI_RING_ENTRIES - 1)
 #define SWAI_Q_RESET_POLL_US	50
@@ -156,6 +158,9 @@ static void swai_queue_write_locked(struct swai_queue *q, struct swai_job *job,
 	q->slot[i] = job;
 	q->tail++;
 	job->state = SWAI_JOB_QUEUED;
+	trace_swai_job_run(job->ctx->asid, q->cg, job->id, job->seqno);
+	swai_dbg(sdev->drm.dev, QUEUE, "ctx %u q %u job %llu: on the ring, seqno %llu\n",
+		 job->ctx->asid, q->cg, job->id, job->seqno);
 
 	/* The card must see the descriptor before the doorbell. */
 	dma_wmb();
@@ -397,6 +402,9 @@ bool swai_queue_reset(struct swai_queue *q, struct swai_job *bad)
 				 ctrl == U32_MAX || !(ctrl & SWAI_Q_CTRL_RESET),
 				 SWAI_Q_RESET_POLL_US, SWAI_Q_RESET_TIMEOUT_US);
 	dead = ret || ctrl == U32_MAX;
+	trace_swai_queue_reset(q->cg, bad ? bad->ctx->asid : 0, bad ? bad->id : 0, !dead);
+	swai_dbg(sdev->drm.dev, RESET, "q %u: reset%s; timed out: ctx %u job %llu (0: none)\n",
+		 q->cg, dead ? " failed" : "", bad ? bad->ctx->asid : 0, bad ? bad->id : 0);
 	if (dead)
 		dev_err(&sdev->pdev->dev, "%s: queue reset failed (CTRL 0x%08x), queue disabled\n",
 			q->name, ctrl);

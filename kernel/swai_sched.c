@@ -34,6 +34,7 @@
 #include "swai_job.h"
 #include "swai_queue.h"
 #include "swai_sched.h"
+#include "swai_trace.h"
 
 static unsigned int job_timeout_ms = 10000;
 module_param(job_timeout_ms, uint, 0444);
@@ -61,8 +62,8 @@ static enum drm_gpu_sched_stat swai_sched_timedout_job(struct drm_sched_job *sjo
 	drm_sched_stop(&q->sched, sjob);
 	if (swai_queue_reset(q, job)) {
 		atomic64_inc(&sdev->resets);
-		dev_warn(&sdev->pdev->dev, "%s: job of asid %u timed out after %u ms, queue reset\n",
-			 q->name, job->ctx->asid, READ_ONCE(sdev->job_timeout_ms));
+		dev_warn(&sdev->pdev->dev, "ctx %u q %u job %llu timed out after %u ms, queue reset\n",
+			 job->ctx->asid, q->cg, job->id, READ_ONCE(sdev->job_timeout_ms));
 	}
 	drm_sched_resubmit_jobs(&q->sched);
 	drm_sched_start(&q->sched);
@@ -192,6 +193,7 @@ static void swai_sched_do_reset_card(struct swai_device *sdev)
 	for (cg = 0; cg < sdev->num_cg; cg++)
 		swai_queue_reset(&sdev->queues[cg], NULL);
 	atomic64_inc(&sdev->resets);
+	trace_swai_card_reset(sdev->num_cg);
 	for (cg = 0; cg < sdev->num_cg; cg++) {
 		drm_sched_resubmit_jobs(&sdev->queues[cg].sched);
 		drm_sched_start(&sdev->queues[cg].sched);
