@@ -45,11 +45,12 @@ static void bufpair_init(struct sdaa_bufpair *bp)
 static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 {
 	struct sdaa_card *card = &sdaa_runtime()->cards[index];
+	struct drm_swai_mem_info mi = { 0 };
 
 	xc->card = card;
 	xc->index = index;
 	if (!(card->q.capabilities & DRM_SWAI_CAP_SUBMIT)) {
-		sdaa_log(SDAA_LOG_ERROR, "card %d cannot run jobs (no DRM_SWAI_CAP_SUBMIT)",
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_INIT, "card %d cannot run jobs (no DRM_SWAI_CAP_SUBMIT)",
 			 card->minor);
 		return sdaaErrorNotSupported;
 	}
@@ -57,8 +58,11 @@ static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 							 SDAA_MAX_CG;
 	if (card->q.capabilities & DRM_SWAI_CAP_TIMING &&
 	    drmIoctl(card->fd, DRM_IOCTL_SWAI_QUERY_TIMING, &xc->timing))
-		sdaa_log(SDAA_LOG_WARN, "card %d: timing query failed: %s", card->minor,
+		sdaa_log(SDAA_LOG_WARN, SDAA_SUB_INIT, "card %d: timing query failed: %s", card->minor,
 			 strerror(errno));
+	/* The process's context on the card: logs name jobs by it. */
+	if (!drmIoctl(card->fd, DRM_IOCTL_SWAI_MEM_INFO, &mi))
+		xc->asid = mi.asid;
 	/* The process's host clock starts where the card is now. */
 	xc->hclock = xc->timing.clock_ns;
 	bufpair_init(&xc->bounce);
@@ -66,7 +70,7 @@ static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 		struct sdaa_queue *q = &xc->q[i];
 
 		if (drmSyncobjCreate(card->fd, 0, &xc->syncobj[i])) {
-			sdaa_log(SDAA_LOG_ERROR, "card %d: no syncobj: %s", card->minor,
+			sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_INIT, "card %d: no syncobj: %s", card->minor,
 				 strerror(errno));
 			return sdaaErrorNotSupported;
 		}
@@ -82,7 +86,7 @@ static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 				   (unsigned int)(SDAA_POOL_BYTES / 64)))
 			return sdaaErrorHostMemoryAllocation;
 	}
-	sdaa_log(SDAA_LOG_DEBUG, "card %d: %d queues, host clock starts at %llu ns",
+	sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_INIT, "card %d: %d queues, host clock starts at %llu ns",
 		 card->minor, xc->nq, (unsigned long long)xc->hclock);
 	return sdaaSuccess;
 }

@@ -69,14 +69,14 @@ static sdaaError_t open_card(struct sdaa_card *c, int minor)
 	if (c->fd < 0) {
 		int e = errno;
 
-		sdaa_log(SDAA_LOG_ERROR, "cannot open %s: %s", node, strerror(e));
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_INIT, "cannot open %s: %s", node, strerror(e));
 		return e == EACCES || e == EPERM ? sdaaErrorNoPermission :
 		       sdaaErrorInitializationError;
 	}
 	v = drmGetVersion(c->fd);
 	if (!v || strcmp(v->name, DRM_SWAI_DRIVER_NAME) ||
 	    v->version_major != DRM_SWAI_UAPI_MAJOR) {
-		sdaa_log(SDAA_LOG_ERROR, "%s: driver %s uAPI %d.%d, runtime needs %s %d.x",
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_INIT, "%s: driver %s uAPI %d.%d, runtime needs %s %d.x",
 			 node, v ? v->name : "?", v ? v->version_major : -1,
 			 v ? v->version_minor : -1, DRM_SWAI_DRIVER_NAME,
 			 DRM_SWAI_UAPI_MAJOR);
@@ -86,7 +86,7 @@ static sdaaError_t open_card(struct sdaa_card *c, int minor)
 		rt.uapi_minor = v->version_minor;
 		memset(&c->q, 0, sizeof(c->q));
 		if (drmIoctl(c->fd, DRM_IOCTL_SWAI_QUERY_DEVICE, &c->q)) {
-			sdaa_log(SDAA_LOG_ERROR, "%s: query failed: %s", node,
+			sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_INIT, "%s: query failed: %s", node,
 				 strerror(errno));
 			err = errno == ENODEV ? sdaaErrorDeviceUnavailable :
 			      sdaaErrorInitializationError;
@@ -113,7 +113,7 @@ static sdaaError_t layout_devices(void)
 			all[total++] = (struct sdaa_device){ &rt.cards[c], (int)g };
 	if (vis) {
 		n = sdaa_parse_visible(vis, total, pick, SDAA_MAX_DEVICES);
-		sdaa_log(SDAA_LOG_INFO, "SDAA_VISIBLE_DEVICES=\"%s\": %d of %d devices",
+		sdaa_log(SDAA_LOG_INFO, SDAA_SUB_INIT, "SDAA_VISIBLE_DEVICES=\"%s\": %d of %d devices",
 			 vis, n, total);
 	} else {
 		for (n = 0; n < total; n++)
@@ -136,11 +136,11 @@ static sdaaError_t discover(void)
 	sdaaError_t first = sdaaSuccess;
 
 	if (access("/sys/module/swai", F_OK)) {
-		sdaa_log(SDAA_LOG_ERROR, "the swai kernel module is not loaded");
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_INIT, "the swai kernel module is not loaded");
 		return sdaaErrorDriverNotLoaded;
 	}
 	n = swai_find_minors(minors, 64);
-	sdaa_log(SDAA_LOG_DEBUG, "%d SW-AI card(s) in /sys/class/accel", n);
+	sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_INIT, "%d SW-AI card(s) in /sys/class/accel", n);
 	if (!n)
 		return sdaaErrorNoDevice;
 	rt.cards = calloc(n, sizeof(*rt.cards));
@@ -167,7 +167,7 @@ static void runtime_init(void)
 {
 	rt.init_error = discover();
 	if (rt.init_error)
-		sdaa_log(SDAA_LOG_WARN, "no usable device: %s",
+		sdaa_log(SDAA_LOG_WARN, SDAA_SUB_INIT, "no usable device: %s",
 			 sdaaGetErrorName(rt.init_error));
 }
 

@@ -75,6 +75,7 @@ struct sdaa_xcard {
 	struct sdaa_card *card;
 	int index;			/* in sdaa_runtime()->cards */
 	int nq;				/* queues (core groups) */
+	uint32_t asid;			/* the process's context (MEM_INFO) */
 	struct drm_swai_query_timing timing;
 	uint64_t hclock;		/* modeled host time H, atomic */
 	int sticky;			/* sdaaError_t, atomic; 0 while healthy */

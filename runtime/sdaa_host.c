@@ -79,7 +79,7 @@ static sdaaError_t pin_error(int err)
 
 	if (err == ENOMEM && !getrlimit(RLIMIT_MEMLOCK, &rl) &&
 	    rl.rlim_cur != RLIM_INFINITY) {
-		sdaa_log(SDAA_LOG_ERROR, "pinning exceeds RLIMIT_MEMLOCK (%llu bytes)",
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_MEM, "pinning exceeds RLIMIT_MEMLOCK (%llu bytes)",
 			 (unsigned long long)rl.rlim_cur);
 		return sdaaErrorMemlockLimit;
 	}

@@ -62,10 +62,26 @@ enum sdaa_log_level {
 	SDAA_LOG_DEBUG,
 };
 
+/* What a message is about: SDAA_LOG_SUBSYS picks which log below ERROR/WARN. */
+enum sdaa_log_subsys {
+	SDAA_SUB_INIT = 1u << 0,	/* devices, cards */
+	SDAA_SUB_MEM = 1u << 1,		/* device and pinned memory, staging */
+	SDAA_SUB_JOB = 1u << 2,		/* submits, waits, job errors */
+	SDAA_SUB_KERNEL = 1u << 3,	/* compute kernels */
+	SDAA_SUB_ALL = (1u << 4) - 1,
+};
+
 /* The level SDAA_LOG_LEVEL names: a word, a digit, or off when unset. */
 enum sdaa_log_level sdaa_log_parse(const char *s);
+/*
+ * The subsystems SDAA_LOG_SUBSYS names: comma-separated INIT, MEM, JOB,
+ * KERNEL or ALL (as NCCL_DEBUG_SUBSYS; a leading ^ takes them out of ALL);
+ * ALL when unset.  Unknown names are ignored.
+ */
+unsigned int sdaa_log_parse_subsys(const char *s);
 
-void sdaa_log(enum sdaa_log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* ERROR and WARN always print (at their level); INFO and DEBUG by @subsys. */
+void sdaa_log(enum sdaa_log_level level, enum sdaa_log_subsys subsys, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif /* SDAA_INTERNAL_H */

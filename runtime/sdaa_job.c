@@ -30,7 +30,7 @@ static sdaaError_t set_sticky(struct sdaa_xcard *xc, sdaaError_t err)
 
 	if (__atomic_compare_exchange_n(&xc->sticky, &none, (int)err, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
-		sdaa_log(SDAA_LOG_ERROR, "card %d: %s: %s", xc->card->minor,
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_JOB, "card %d: %s: %s", xc->card->minor,
 			 sdaaGetErrorName(err), sdaaGetErrorString(err));
 		return err;
 	}
@@ -53,9 +53,9 @@ static sdaaError_t find_cause(struct sdaa_xcard *xc)
 			continue;
 		if (w.error != DRM_SWAI_JOB_OK && w.error != DRM_SWAI_JOB_ERR_CANCELED &&
 		    sdaa_error_is_sticky(sdaa_job_error(w.error))) {
-			sdaa_log(SDAA_LOG_ERROR, "card %d CG %u: job %llu failed at instruction "
-				 "%u (address 0x%llx)", xc->card->minor, w.queue,
-				 (unsigned long long)id, w.error_pc,
+			sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_JOB, "card %d: ctx %u q %u job %llu failed at "
+				 "instruction %u (address 0x%llx)", xc->card->minor, xc->asid,
+				 w.queue, (unsigned long long)id, w.error_pc,
 				 (unsigned long long)w.fault_va);
 			return set_sticky(xc, sdaa_job_error(w.error));
 		}
@@ -91,15 +91,16 @@ sdaaError_t sdaa_wait(struct sdaa_xcard *xc, int cg, struct sdaa_fence f, int64_
 			break;
 		}
 		if (ret && ret != ETIME && ret != EINTR && ret != EAGAIN) {
-			sdaa_log(SDAA_LOG_ERROR, "card %d: waiting for job %llu: %s",
+			sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_JOB, "card %d: waiting for job %llu: %s",
 				 xc->card->minor, (unsigned long long)f.job, strerror(ret));
 			return sdaa_errno_error(ret);
 		}
 		if (!deadline || (deadline != SDAA_FOREVER && sdaa_now_ns() >= deadline))
 			return sdaaErrorNotReady;
 	}
-	sdaa_log(SDAA_LOG_DEBUG, "card %d CG %d job %llu: modeled %llu..%llu ns, wall %llu ns, "
-		 "%llu bytes%s", xc->card->minor, cg, (unsigned long long)f.job,
+	sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_JOB, "card %d: ctx %u q %d job %llu: modeled %llu..%llu ns, "
+		 "wall %llu ns, %llu bytes%s", xc->card->minor, xc->asid, cg,
+		 (unsigned long long)f.job,
 		 (unsigned long long)w.start_ns, (unsigned long long)w.end_ns,
 		 (unsigned long long)w.wall_ns, (unsigned long long)w.bytes,
 		 flags & SDAA_WAIT_HOST ? " (host wait)" : "");
@@ -122,8 +123,9 @@ sdaaError_t sdaa_wait(struct sdaa_xcard *xc, int cg, struct sdaa_fence f, int64_
 		return err ? err : find_cause(xc);
 	}
 	err = sdaa_job_error(w.error);
-	sdaa_log(SDAA_LOG_INFO, "card %d CG %d: job %llu: %s at instruction %u (address 0x%llx)",
-		 xc->card->minor, cg, (unsigned long long)f.job, sdaaGetErrorName(err),
+	sdaa_log(SDAA_LOG_INFO, SDAA_SUB_JOB, "card %d: ctx %u q %d job %llu: %s at instruction %u "
+		 "(address 0x%llx)", xc->card->minor, xc->asid, cg,
+		 (unsigned long long)f.job, sdaaGetErrorName(err),
 		 w.error_pc, (unsigned long long)w.fault_va);
 	return sdaa_error_is_sticky(err) ? set_sticky(xc, err) : err;
 }
@@ -199,7 +201,7 @@ static sdaaError_t submit_error(struct sdaa_xcard *xc, int e)
 {
 	if (e == ECANCELED)
 		return find_cause(xc);
-	sdaa_log(SDAA_LOG_ERROR, "card %d: submit failed: %s", xc->card->minor, strerror(e));
+	sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_JOB, "card %d: submit failed: %s", xc->card->minor, strerror(e));
 	return e == EINVAL ? sdaaErrorInvalidValue : sdaa_errno_error(e);
 }
 
@@ -252,7 +254,7 @@ sdaaError_t sdaa_submit(struct sdaa_queue *q, const struct swai_insn *insns, siz
 	if (err)
 		return err;
 	if (deps && deps->card >= 0 && deps->card != xc->index) {
-		sdaa_log(SDAA_LOG_ERROR, "internal: dependency on another card");
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_JOB, "internal: dependency on another card");
 		return sdaaErrorUnknown;
 	}
 	if (deps) {
@@ -290,12 +292,13 @@ sdaaError_t sdaa_submit(struct sdaa_queue *q, const struct swai_insn *insns, siz
 	};
 	h = __atomic_load_n(&xc->hclock, __ATOMIC_RELAXED);
 	s.not_before_ns = dep_nb > h ? dep_nb : h;
-	sdaa_log(SDAA_LOG_DEBUG, "card %d CG %d: submit %zu insns, %d in-fences, at %llu ns",
-		 xc->card->minor, q->cg, n, nsync, (unsigned long long)s.not_before_ns);
 	if (drmIoctl(xc->card->fd, DRM_IOCTL_SWAI_SUBMIT, &s)) {
 		err = submit_error(xc, errno);
 		goto out;
 	}
+	sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_JOB, "card %d: ctx %u q %d job %llu: submitted, %zu insns, "
+		 "%d in-fences, at %llu ns", xc->card->minor, xc->asid, q->cg,
+		 (unsigned long long)s.job_id, n, nsync, (unsigned long long)s.not_before_ns);
 	q->point++;
 	sdaa_progbuf_commit(&q->progbuf, off, len, s.job_id);
 	__atomic_store_n(&q->last_job, s.job_id, __ATOMIC_RELEASE);

@@ -18,7 +18,7 @@
 
 static sdaaError_t bad(const char *fn, const char *why)
 {
-	sdaa_log(SDAA_LOG_INFO, "%s: %s", fn, why);
+	sdaa_log(SDAA_LOG_INFO, SDAA_SUB_KERNEL, "%s: %s", fn, why);
 	return sdaa_error(sdaaErrorInvalidValue);
 }
 
@@ -104,8 +104,9 @@ static sdaaError_t run(const struct kernel *k, sdaaStream_t stream)
 		return sdaa_error(err);
 	err = queue_limits(s->q, &cfg);
 	if (err) {
-		sdaa_log(SDAA_LOG_INFO, "%s: card %d has no compute kernels (DRM_SWAI_CAP_COMPUTE)",
-			 k->fn, s->q->xc->card->minor);
+		sdaa_log(SDAA_LOG_INFO, SDAA_SUB_KERNEL,
+			 "%s: card %d has no compute kernels (DRM_SWAI_CAP_COMPUTE)", k->fn,
+			 s->q->xc->card->minor);
 		goto out;
 	}
 	swai_progs_init(&ps);
@@ -113,12 +114,12 @@ static sdaaError_t run(const struct kernel *k, sdaaStream_t stream)
 	if (ret == -ENOMEM) {
 		err = sdaaErrorMemoryAllocation;
 	} else if (ret) {
-		sdaa_log(SDAA_LOG_INFO, "%s: %s", k->fn, ret == -E2BIG ?
+		sdaa_log(SDAA_LOG_INFO, SDAA_SUB_KERNEL, "%s: %s", k->fn, ret == -E2BIG ?
 			 "a single row or tile does not fit the core group's LDM" :
 			 "arguments refused by the kernel builder");
 		err = sdaaErrorInvalidValue;
 	} else {
-		sdaa_log(SDAA_LOG_DEBUG, "%s: %d jobs, %ld instructions", k->fn, ps.n,
+		sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_KERNEL, "%s: %d jobs, %ld instructions", k->fn, ps.n,
 			 swai_progs_insns(&ps));
 		err = submit_all(s, &ps);
 	}

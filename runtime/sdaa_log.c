@@ -2,6 +2,8 @@
 /*
  * sdaa_log.c - diagnostics on stderr, only when SDAA_LOG_LEVEL asks: a
  * library must not print into its host program's output by default.
+ * SDAA_LOG_SUBSYS narrows INFO and DEBUG to some subsystems; jobs are named
+ * as in every layer of the stack: ctx <ASID> q <core group> job <id>.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -13,7 +15,10 @@
 #include "sdaa_internal.h"
 
 static enum sdaa_log_level level;
+static unsigned int subsys_mask;
 static pthread_once_t level_once = PTHREAD_ONCE_INIT;
+
+static const char *const subsys_names[] = { "INIT", "MEM", "JOB", "KERNEL" };
 
 enum sdaa_log_level sdaa_log_parse(const char *s)
 {
@@ -29,12 +34,32 @@ enum sdaa_log_level sdaa_log_parse(const char *s)
 	return SDAA_LOG_WARN;	/* set, but to something unknown */
 }
 
+unsigned int sdaa_log_parse_subsys(const char *s)
+{
+	unsigned int mask = 0, invert;
+	char buf[128], *tok, *save;
+
+	if (!s || !*s)
+		return SDAA_SUB_ALL;
+	invert = *s == '^';
+	snprintf(buf, sizeof(buf), "%s", s + invert);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcasecmp(tok, "ALL"))
+			mask |= SDAA_SUB_ALL;
+		for (unsigned int i = 0; i < sizeof(subsys_names) / sizeof(subsys_names[0]); i++)
+			if (!strcasecmp(tok, subsys_names[i]))
+				mask |= 1u << i;
+	}
+	return invert ? SDAA_SUB_ALL & ~mask : mask;
+}
+
 static void level_init(void)
 {
 	level = sdaa_log_parse(getenv("SDAA_LOG_LEVEL"));
+	subsys_mask = sdaa_log_parse_subsys(getenv("SDAA_LOG_SUBSYS"));
 }
 
-void sdaa_log(enum sdaa_log_level lvl, const char *fmt, ...)
+void sdaa_log(enum sdaa_log_level lvl, enum sdaa_log_subsys subsys, const char *fmt, ...)
 {
 	static const char *const tag[] = { "", "error", "warn", "info", "debug" };
 	char line[512];
@@ -43,9 +68,12 @@ void sdaa_log(enum sdaa_log_level lvl, const char *fmt, ...)
 	pthread_once(&level_once, level_init);
 	if (lvl == SDAA_LOG_OFF || lvl > level)
 		return;
+	if (lvl > SDAA_LOG_WARN && !(subsys & subsys_mask))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	/* One write per line, so lines of several threads do not interleave. */
-	fprintf(stderr, "libsdaa %s: %s\n", tag[lvl], line);
+	fprintf(stderr, "libsdaa %s %s: %s\n", tag[lvl],
+		subsys_names[__builtin_ctz((unsigned int)subsys)], line);
 }

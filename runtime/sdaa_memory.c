@@ -164,7 +164,7 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 	c.device_va = va;
 	if (drmIoctl(card->fd, DRM_IOCTL_SWAI_BO_CREATE, &c)) {
 		ret = errno == ENOSPC || errno == EINVAL ? -ENOSPC : -errno;
-		sdaa_log(SDAA_LOG_DEBUG, "card %d region %u: no block of %llu bytes: %s",
+		sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_MEM, "card %d region %u: no block of %llu bytes: %s",
 			 card->minor, p->region, (unsigned long long)c.size,
 			 strerror(errno));
 		sdaa_va_free(va);
@@ -228,7 +228,7 @@ static struct pool *pool_get(int card, uint32_t region, sdaaError_t *err)
 
 	if (card >= MAX_CARDS || !(c->q.capabilities & DRM_SWAI_CAP_MEMORY)) {
 		*err = sdaaErrorInitializationError;
-		sdaa_log(SDAA_LOG_ERROR, "card %d has no device memory support", c->minor);
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_MEM, "card %d has no device memory support", c->minor);
 		return NULL;
 	}
 	p = &mem.pools[card][region];

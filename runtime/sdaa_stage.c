@@ -60,7 +60,7 @@ int sdaa_bounce_ready(struct sdaa_xcard *xc)
 	if (!bp->size && !bp->broken) {
 		if (sdaa_mem_alloc(xc->index, DRM_SWAI_MEM_GLOBAL, 2 * BOUNCE_BYTES, &va)) {
 			/* No Global-HBM (all-Local split, or full): stage via the host. */
-			sdaa_log(SDAA_LOG_INFO, "card %d: no Global-HBM bounce buffer, "
+			sdaa_log(SDAA_LOG_INFO, SDAA_SUB_MEM, "card %d: no Global-HBM bounce buffer, "
 				 "Local-to-Local copies go through host memory", xc->card->minor);
 			bp->broken = 1;
 		} else {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # swai_trace_test - swai.ko's tracepoints (events/swai/) and debug categories
-# (swai.debug) name a job as every layer does, "ctx <ASID> q <CG> job <id>":
+# (swai.debug) name a job as every layer does, "ctx <ASID> q <CG> job <id>",
+# libsdaa's job log (SDAA_LOG_SUBSYS=JOB) too:
 # every job submitted is seen written to its ring and done, in that order,
 # under the same name; a card reset is traced; the JOB category logs.
 n=0 fail=0
@@ -29,7 +30,8 @@ echo >$t/trace
 echo 1 >$t/events/swai/enable
 echo 0x4 >/sys/module/swai/parameters/debug
 echo 1 >$t/tracing_on
-sdaa-bandwidth --min 4K --max 4K --fig12 4K -n 1 >/dev/null 2>&1; brc=$?
+SDAA_LOG_LEVEL=debug SDAA_LOG_SUBSYS=JOB sdaa-bandwidth --min 4K --max 4K --fig12 4K -n 1 \
+	>/dev/null 2>/tmp/sdaa.log; brc=$?
 card=$(ls -d /sys/class/accel/accel*/device | head -n 1)
 echo 1 >"$card/reset"
 echo 0 >$t/tracing_on
@@ -55,6 +57,11 @@ check "every job: submit, run, done in order, under one ctx/q/job ($bad out of o
 first=$(echo "$ev" | sed -n '1s/^swai_job_submit //p')
 check "a done event carries the modeled times ($first)" \
 	'echo "$trace" | grep -q "swai_job_done: $first: error 0, modeled [0-9]*\.\.[0-9]* ns"'
+ulog=$(cat /tmp/sdaa.log)
+check "libsdaa's JOB log (SDAA_LOG_SUBSYS=JOB) names the job the same ($first)" \
+	'echo "$ulog" | grep -q "libsdaa debug JOB: card [0-9]*: $first: submitted"'
+check "SDAA_LOG_SUBSYS=JOB leaves the other subsystems out" \
+	'[ -n "$ulog" ] && ! echo "$ulog" | grep -v "libsdaa [a-z]* JOB: " | grep -q "libsdaa debug"'
 check "the card reset is traced" 'echo "$trace" | grep -q "swai_card_reset: every queue"'
 check "swai.debug=0x4 (JOB) logs the same job names" \
 	'echo "$klog" | grep -q "\[JOB\] $first: submitted"'

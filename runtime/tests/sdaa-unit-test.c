@@ -140,6 +140,19 @@ static void test_log_level(void)
 	CHECK(sdaa_log_parse("44") == SDAA_LOG_WARN);
 }
 
+static void test_log_subsys(void)
+{
+	CHECK(sdaa_log_parse_subsys(NULL) == SDAA_SUB_ALL);
+	CHECK(sdaa_log_parse_subsys("") == SDAA_SUB_ALL);
+	CHECK(sdaa_log_parse_subsys("JOB") == SDAA_SUB_JOB);
+	CHECK(sdaa_log_parse_subsys("job,mem") == (SDAA_SUB_JOB | SDAA_SUB_MEM));
+	CHECK(sdaa_log_parse_subsys("ALL") == SDAA_SUB_ALL);
+	CHECK(sdaa_log_parse_subsys("^KERNEL") == (SDAA_SUB_ALL & ~SDAA_SUB_KERNEL));
+	CHECK(sdaa_log_parse_subsys("^INIT,MEM") == (SDAA_SUB_JOB | SDAA_SUB_KERNEL));
+	CHECK(sdaa_log_parse_subsys("bogus") == 0);
+	CHECK(sdaa_log_parse_subsys("bogus,INIT") == SDAA_SUB_INIT);
+}
+
 static void test_null_arguments(void)
 {
 	sdaaGetLastError();
@@ -656,6 +669,7 @@ static const struct tap_test tests[] = {
 	{ "modeled host clock under concurrent waits", test_model_concurrent },
 	{ "staging chunks tile every copy", test_chunks },
 	{ "program buffer: no overlap, oldest reclaimed first", test_progbuf },
+	{ "SDAA_LOG_SUBSYS parsing", test_log_subsys },
 	{ "fronts: merge, collapse, in-fences only for other queues", test_fronts },
 	{ "stream/event handles: kinds, destroyed, reused slots", test_handles },
 	{ "memset programs set exactly the range", test_memset_program },
