@@ -69,7 +69,7 @@ endef
 
 .PHONY: all setup check demo module libs runtime collectives tools selftests unit-tests faults \
 	dkms-source dkms-install dkms-uninstall \
-	clean lint need-setup install
+	clean lint need-setup install uninstall
 
 all: module libs tools selftests unit-tests faults
 
@@ -197,17 +197,44 @@ $(B)/lib/pkgconfig/swccl.pc: collectives/swccl.pc.in Makefile
 	sed -e 's|@PREFIX@|$(B)|; s|@LIBDIR@|$(B)/lib|; s|@INCLUDEDIR@|$(TOP)/collectives/include|' \
 		-e 's|@VERSION@|$(SWCCL_VER)|' $< >$@
 
+# --- make install / make uninstall: both libraries, headers, pkg-config, tools, udev ------
 PREFIX ?= /usr/local
-install: runtime
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 0755 $(LIBSDAA) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libsdaa.so.$(SDAA_VER) $(DESTDIR)$(PREFIX)/lib/libsdaa.so.$(SDAA_SOVER)
-	ln -sf libsdaa.so.$(SDAA_SOVER) $(DESTDIR)$(PREFIX)/lib/libsdaa.so
-	install -m 0644 runtime/include/sdaa_runtime.h $(DESTDIR)$(PREFIX)/include/
-	install -d $(DESTDIR)$(PREFIX)/include/drm
-	install -m 0644 uapi/drm/swai_program.h $(DESTDIR)$(PREFIX)/include/drm/
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PREFIX)/lib|; s|@INCLUDEDIR@|$(PREFIX)/include|' \
-		-e 's|@VERSION@|$(SDAA_VER)|' runtime/sdaa.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/sdaa.pc
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+UDEVRULESDIR ?= /etc/udev/rules.d
+# Everything install puts down, relative to DESTDIR (uninstall removes these).
+INSTALLED = $(LIBDIR)/libsdaa.so.$(SDAA_VER) $(LIBDIR)/libsdaa.so.$(SDAA_SOVER) \
+	$(LIBDIR)/libsdaa.so $(LIBDIR)/libswccl.so.$(SWCCL_VER) \
+	$(LIBDIR)/libswccl.so.$(SWCCL_SOVER) $(LIBDIR)/libswccl.so \
+	$(LIBDIR)/pkgconfig/sdaa.pc $(LIBDIR)/pkgconfig/swccl.pc \
+	$(INCLUDEDIR)/sdaa_runtime.h $(INCLUDEDIR)/swccl.h $(INCLUDEDIR)/drm/swai_program.h \
+	$(addprefix $(BINDIR)/,$(notdir $(TOOLS))) $(UDEVRULESDIR)/70-swai.rules
+# .pc files for the installed paths.
+define install-pc
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(2)|' $(1) >$(3)
+endef
+install: libs tools
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/drm $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(UDEVRULESDIR)
+	install -m 0755 $(LIBSDAA) $(LIBSWCCL) $(DESTDIR)$(LIBDIR)/
+	ln -sf libsdaa.so.$(SDAA_VER) $(DESTDIR)$(LIBDIR)/libsdaa.so.$(SDAA_SOVER)
+	ln -sf libsdaa.so.$(SDAA_SOVER) $(DESTDIR)$(LIBDIR)/libsdaa.so
+	ln -sf libswccl.so.$(SWCCL_VER) $(DESTDIR)$(LIBDIR)/libswccl.so.$(SWCCL_SOVER)
+	ln -sf libswccl.so.$(SWCCL_SOVER) $(DESTDIR)$(LIBDIR)/libswccl.so
+	install -m 0644 runtime/include/sdaa_runtime.h collectives/include/swccl.h \
+		$(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 uapi/drm/swai_program.h $(DESTDIR)$(INCLUDEDIR)/drm/
+	$(call install-pc,runtime/sdaa.pc.in,$(SDAA_VER),$(DESTDIR)$(LIBDIR)/pkgconfig/sdaa.pc)
+	$(call install-pc,collectives/swccl.pc.in,$(SWCCL_VER),$(DESTDIR)$(LIBDIR)/pkgconfig/swccl.pc)
+	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	install -m 0644 tools/udev/70-swai.rules $(DESTDIR)$(UDEVRULESDIR)/
+	@if [ -z "$(DESTDIR)" ]; then ldconfig; udevadm control --reload 2>/dev/null || true; fi
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/drm 2>/dev/null
+	@if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 # --- userspace tools ------------------------------------------------------------------
 TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/swccl-bench \

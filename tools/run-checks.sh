@@ -122,6 +122,42 @@ dkms_check() {
 	echo "1..$n"
 }
 
+# make install into a scratch DESTDIR: the file list, pkg-config, a program
+# built and run against what was installed, and make uninstall leaving
+# nothing behind.
+install_check() {
+	local d n=0 pre=/usr/local flags f rc
+	d=$(mktemp -d)
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	make -C "$top" --no-print-directory install DESTDIR="$d" PREFIX=$pre >"$d.log" 2>&1; rc=$?
+	t "make install DESTDIR=... exits 0" '[ $rc -eq 0 ] || { sed "s/^/# /" "$d.log"; false; }'
+	for f in lib/libsdaa.so.0 lib/libswccl.so.0 lib/libsdaa.so lib/libswccl.so \
+		 lib/pkgconfig/sdaa.pc lib/pkgconfig/swccl.pc include/sdaa_runtime.h \
+		 include/swccl.h include/drm/swai_program.h bin/swai-smi bin/sdaa-bandwidth \
+		 bin/swccl-bench bin/swccl-mlp; do
+		t "installed $pre/$f" '[ -e "$d$pre/$f" ]'
+	done
+	t "installed the udev rule" '[ -f "$d/etc/udev/rules.d/70-swai.rules" ]'
+	flags=$(PKG_CONFIG_SYSROOT_DIR=$d PKG_CONFIG_LIBDIR=$d$pre/lib/pkgconfig \
+		pkg-config --cflags --libs swccl)
+	t "pkg-config swccl (requires sdaa): $flags" \
+		'echo "$flags" | grep -q -- "-I$d$pre/include" &&
+		 echo "$flags" | grep -q -- "-lswccl" && echo "$flags" | grep -q -- "-lsdaa"'
+	printf '%s\n' '#include <stdio.h>' '#include <swccl.h>' \
+		'int main(void) { int v = 0, n = -1; swcclGetVersion(&v);' \
+		'sdaaError_t e = sdaaGetDeviceCount(&n);' \
+		'printf("%d %s\n", v, sdaaGetErrorName(e)); return v <= 0; }' >"$d/t.c"
+	# shellcheck disable=SC2086
+	t "a program builds against the installed headers and libraries and runs" \
+		'cc -std=gnu11 -Wall -Werror -o "$d/t" "$d/t.c" $flags &&
+		 LD_LIBRARY_PATH=$d$pre/lib "$d/t" | sed "s/^/# /"'
+	make -C "$top" --no-print-directory uninstall DESTDIR="$d" PREFIX=$pre >>"$d.log" 2>&1
+	rm -f "$d/t" "$d/t.c"
+	t "make uninstall leaves no file behind" '[ -z "$(find "$d" ! -type d)" ]'
+	rm -rf "$d" "$d.log"
+	echo "1..$n"
+}
+
 qemu=$(sed -n 's/^SWAI_QEMU := //p' "$cache/env.mk")
 suite unit-device-core "$top/build/tests/swai-core-test"
 suite unit-device-mmu "$top/build/tests/swai-mmu-test"
@@ -140,6 +176,7 @@ suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qte
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
 suite checkpatch lint
 suite dkms dkms_check
+suite install install_check
 
 # Two lanes of VMs: each VM runs one TCG thread and the host has two cores,
 # so the long default configuration runs beside all the others.
