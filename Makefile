@@ -146,6 +146,9 @@ $(B)/obj/lib/libswk.a: $(call objs,obj,$(SWK_SRC)); $(archive)
 $(B)/obj/lib/libswkref.a: $(call objs,obj,$(SWKREF_SRC)); $(archive)
 $(B)/obj/lib/libswaicards.a: $(call objs,obj,$(CARDS_SRC)); $(archive)
 $(B)/obj/lib/libbenchpure.a: $(call objs,obj,$(BENCH_PURE)); $(archive)
+# The tools' shared command-line values.
+$(B)/obj/lib/libswaicli.a: $(call objs,obj,tools/lib/swai-cli.c); $(archive)
+$(B)/san/lib/libswaicli.a: $(call objs,san,tools/lib/swai-cli.c); $(archive)
 $(B)/san/lib/libswaicard.a: $(call objs,san,$(CARD_SRC)); $(archive)
 $(B)/san/lib/libswk.a: $(call objs,san,$(SWK_SRC)); $(archive)
 $(B)/san/lib/libswkref.a: $(call objs,san,$(SWKREF_SRC)); $(archive)
@@ -245,26 +248,30 @@ BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
 	tools/bench/swccl-bench-summary.c tools/bench/swccl-bench-fused.c \
 	tools/bench/swccl-bench-overhead.c tools/bench/swccl-tp.c
 $(B)/bin/swccl-bench: $(call objs,obj,$(BENCH_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \
+		$(B)/obj/lib/libswaicli.a \
 		$(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o %.a,$^) $(SWCCL_LINK) $(RPATH) -lm
 # swccl-mlp: the TP+SP MLP block, fused and unfused, and the paper's Table 5.
 MLP_SRC := tools/bench/swccl-mlp.c tools/bench/swccl-tp.c
 $(B)/bin/swccl-mlp: $(call objs,obj,$(MLP_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \
+		$(B)/obj/lib/libswaicli.a \
 		$(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o %.a,$^) $(SWCCL_LINK) $(RPATH) -lm
-$(B)/bin/sdaa-bandwidth: $(call objs,obj,tools/bench/sdaa-bandwidth.c) $(LIBSDAA)
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(filter %.o,$^) $(SDAA_LINK) $(RPATH) -lm
-# The allocator benchmark measures the suballocator alone, against glibc malloc.
-$(B)/bin/sdaa-alloc-bench: $(call objs,obj,tools/bench/sdaa-alloc-bench.c $(SUBALLOC_SRC)) \
+$(B)/bin/sdaa-bandwidth: $(call objs,obj,tools/bench/sdaa-bandwidth.c) $(B)/obj/lib/libswaicli.a \
 		$(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(filter %.o,$^) $(SDAA_LINK) $(RPATH) -lpthread
-$(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicards.a
+	$(CC) -o $@ $(filter %.o %.a,$^) $(SDAA_LINK) $(RPATH) -lm
+# The allocator benchmark measures the suballocator alone, against glibc malloc.
+$(B)/bin/sdaa-alloc-bench: $(call objs,obj,tools/bench/sdaa-alloc-bench.c $(SUBALLOC_SRC)) \
+		$(B)/obj/lib/libswaicli.a $(LIBSDAA)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(DRM_LIBS)
+	$(CC) -o $@ $(filter %.o %.a,$^) $(SDAA_LINK) $(RPATH) -lpthread -lm
+$(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicards.a \
+		$(B)/obj/lib/libswaicli.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(DRM_LIBS) -lm
 
 # --- selftests (run inside the VM) -----------------------------------------------------
 ST_SRC := $(wildcard selftests/*.c)
@@ -288,8 +295,11 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/swai-async-test \
 	$(B)/tests/sdaa-unit-test \
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
-	$(B)/tests/swk-unit-test
+	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test
 unit-tests: $(UT_BIN)
+$(B)/tests/swai-cli-test: $(B)/san/tools/lib/tests/swai-cli-test.o $(B)/san/lib/libswaicli.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ -lm
 # The kernel emitters' programs run on the card's engine (runtime/kernels/tests/swk-engine.h).
 $(B)/tests/swk-unit-test: $(B)/san/runtime/kernels/tests/swk-unit-test.o $(B)/san/lib/libswk.a \
 		$(B)/san/lib/libswkref.a $(B)/san/lib/libswaicard.a

@@ -171,6 +171,7 @@ suite unit-suballoc "$top/build/tests/suballoc-test"
 suite unit-swccl "$top/build/tests/swccl-unit-test"
 suite unit-swccl-bench "$top/build/tests/swccl-bench-test"
 suite unit-kernels "$top/build/tests/swk-unit-test"
+suite unit-cli "$top/build/tests/swai-cli-test"
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

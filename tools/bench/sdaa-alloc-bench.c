@@ -33,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "swai-cli.h"
 #include "sdaa_runtime.h"
 #include "sdaa_suballoc.h"
 #include "splitmix64.h"
@@ -305,8 +306,8 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "n:r:h", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'n': n = strtoull(optarg, NULL, 0); break;
-		case 'r': reps = atoi(optarg); break;
+		case 'n': n = (size_t)swai_cli_long_or_exit("sdaa-alloc-bench", "-n", optarg, 1, 1L << 30); break;
+		case 'r': reps = (int)swai_cli_long_or_exit("sdaa-alloc-bench", "-r", optarg, 1, 1000); break;
 		case 'j': json = 1; break;
 		case 's': sdaa = 1; break;
 		case 'c': cross = 1; break;

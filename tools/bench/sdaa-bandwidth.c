@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "sdaa_runtime.h"
+#include "swai-cli.h"
 
 #define KIB 1024ULL
 #define MIB (1024ULL * KIB)
@@ -50,23 +51,6 @@ static int json;
 		exit(1);						\
 	}								\
 } while (0)
-
-static unsigned long long parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'k': case 'K':
-		return v * KIB;
-	case 'm': case 'M':
-		return v * MIB;
-	case 'g': case 'G':
-		return v * 1024 * MIB;
-	default:
-		return v;
-	}
-}
 
 static double now_s(void)
 {
@@ -334,11 +318,11 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "jd:n:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'j': json = 1; break;
-		case 'd': dev = atoi(optarg); break;
-		case 'a': min = parse_size(optarg); break;
-		case 'b': max = parse_size(optarg); break;
-		case 'n': runs = atoi(optarg); break;
-		case 'f': f12 = parse_size(optarg); break;
+		case 'd': dev = (int)swai_cli_long_or_exit("sdaa-bandwidth", "-d", optarg, 0, 1 << 20); break;
+		case 'a': min = swai_cli_size_or_exit("sdaa-bandwidth", "--min", optarg); break;
+		case 'b': max = swai_cli_size_or_exit("sdaa-bandwidth", "--max", optarg); break;
+		case 'n': runs = (int)swai_cli_long_or_exit("sdaa-bandwidth", "-n", optarg, 1, 1000); break;
+		case 'f': f12 = swai_cli_size_or_exit("sdaa-bandwidth", "--fig12", optarg); break;
 		case 'H': host_only = 1; break;
 		case 'g': host_gbps = strtod(optarg, &end); if (*end || !(host_gbps > 0)) usage(); break;
 		default: usage();

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "swai-cli.h"
 #include "swccl-bench.h"
 #include "swccl-tp.h"
 
@@ -59,31 +60,14 @@ static void fusage(void)
 	exit(2);
 }
 
-static size_t fsize(const char *s)
+static size_t fsize(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || v < 0)
-		fusage();
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1048576; end++; break;
-	case 'g': case 'G': v *= 1073741824; end++; break;
-	}
-	if (*end && strcmp(end, "B") && strcmp(end, "b"))
-		fusage();
-	return (size_t)v;
+	return swai_cli_size_or_exit("swccl-bench", opt, s);
 }
 
-static int fint(const char *s, int min)
+static int fint(const char *opt, const char *s, int min)
 {
-	char *end;
-	long v = strtol(s, &end, 0);
-
-	if (*end || end == s || v < min || v > 1 << 20)
-		fusage();
-	return (int)v;
+	return (int)swai_cli_long_or_exit("swccl-bench", opt, s, min, 1 << 20);
 }
 
 static void fparse(struct fopts *o, int argc, char **argv)
@@ -111,20 +95,20 @@ static void fparse(struct fopts *o, int argc, char **argv)
 		.type = swcclBfloat16 };
 	while ((c = getopt_long(argc, argv, "b:e:f:d:n:w:c:g:jh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': o->minb = fsize(optarg); break;
-		case 'e': o->maxb = fsize(optarg); break;
-		case 'f': o->factor = fint(optarg, 2); break;
+		case 'b': o->minb = fsize("-b", optarg); break;
+		case 'e': o->maxb = fsize("-e", optarg); break;
+		case 'f': o->factor = fint("-f", optarg, 2); break;
 		case 'd':
 			if (bench_type_parse(optarg, &o->type) ||
 			    (o->type != swcclFloat32 && o->type != swcclBfloat16))
 				fusage();
 			break;
-		case 'n': o->iters = fint(optarg, 1); break;
-		case 'w': o->warmup = fint(optarg, 0); break;
-		case 'c': o->check = fint(optarg, 0); break;
-		case 'g': o->nranks = fint(optarg, 1); break;
-		case 'H': o->hidden = (size_t)fint(optarg, 1); break;
-		case 'F': o->ffn = (size_t)fint(optarg, 1); break;
+		case 'n': o->iters = fint("-n", optarg, 1); break;
+		case 'w': o->warmup = fint("-w", optarg, 0); break;
+		case 'c': o->check = fint("-c", optarg, 0); break;
+		case 'g': o->nranks = fint("-g", optarg, 1); break;
+		case 'H': o->hidden = (size_t)fint("--hidden", optarg, 1); break;
+		case 'F': o->ffn = (size_t)fint("--ffn", optarg, 1); break;
 		case 'j': o->json = 1; break;
 		case 'S': o->summary = 0; break;
 		default: fusage();

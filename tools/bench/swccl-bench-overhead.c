@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "swai-cli.h"
 #include "swccl-bench.h"
 #include "swccl-tp.h"
 
@@ -140,14 +141,13 @@ int bench_overhead_main(int argc, char **argv)
 	struct ovh o = { .bytes = 1024, .iters = 200 };
 	double floor_us = 0;
 	int nranks = 4, c;
-	char *end;
 
 	/* argv[1] is "overhead". */
 	while ((c = getopt_long(argc - 1, argv + 1, "b:n:g:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': o.bytes = strtoul(optarg, &end, 0); if (*end) usage(); break;
-		case 'n': o.iters = (int)strtol(optarg, &end, 0); if (*end) usage(); break;
-		case 'g': nranks = (int)strtol(optarg, &end, 0); if (*end) usage(); break;
+		case 'b': o.bytes = swai_cli_size_or_exit("swccl-bench", "-b", optarg); break;
+		case 'n': o.iters = (int)swai_cli_long_or_exit("swccl-bench", "-n", optarg, 1, 1 << 20); break;
+		case 'g': nranks = (int)swai_cli_long_or_exit("swccl-bench", "-g", optarg, 1, TP_MAX_RANKS); break;
 		case 'j': o.json = 1; break;
 		default: usage();
 		}

@@ -32,6 +32,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "swai-cli.h"
 #include "swccl-bench.h"
 
 static void usage(void)
@@ -49,31 +50,14 @@ static void usage(void)
 	exit(2);
 }
 
-static size_t parse_size(const char *s)
+static size_t parse_size(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || v < 0)
-		usage();
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1048576; end++; break;
-	case 'g': case 'G': v *= 1073741824; end++; break;
-	}
-	if (*end && strcmp(end, "B") && strcmp(end, "b"))
-		usage();
-	return (size_t)v;
+	return swai_cli_size_or_exit("swccl-bench", opt, s);
 }
 
-static int parse_int(const char *s, int min)
+static int parse_int(const char *opt, const char *s, int min)
 {
-	char *end;
-	long v = strtol(s, &end, 0);
-
-	if (*end || end == s || v < min || v > 1 << 20)
-		usage();
-	return (int)v;
+	return (int)swai_cli_long_or_exit("swccl-bench", opt, s, min, 1 << 20);
 }
 
 static void parse(struct bench_opts *o, int argc, char **argv)
@@ -105,16 +89,16 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 	o->algos[o->nalgos++] = swcclAlgoAuto;
 	while ((c = getopt_long(argc, argv, "b:e:f:d:o:n:w:c:a:r:g:p:jh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': o->minb = parse_size(optarg); break;
-		case 'e': o->maxb = parse_size(optarg); break;
-		case 'f': o->factor = parse_int(optarg, 2); break;
+		case 'b': o->minb = parse_size("-b", optarg); break;
+		case 'e': o->maxb = parse_size("-e", optarg); break;
+		case 'f': o->factor = parse_int("-f", optarg, 2); break;
 		case 'd': if (bench_type_parse(optarg, &o->type)) usage(); break;
 		case 'o': if (bench_op_parse(optarg, &o->op)) usage(); break;
-		case 'n': o->iters = parse_int(optarg, 1); break;
-		case 'w': o->warmup = parse_int(optarg, 0); break;
-		case 'c': o->check = parse_int(optarg, 0); break;
-		case 'r': o->root = parse_int(optarg, 0); break;
-		case 'g': o->nranks = parse_int(optarg, 1); break;
+		case 'n': o->iters = parse_int("-n", optarg, 1); break;
+		case 'w': o->warmup = parse_int("-w", optarg, 0); break;
+		case 'c': o->check = parse_int("-c", optarg, 0); break;
+		case 'r': o->root = parse_int("-r", optarg, 0); break;
+		case 'g': o->nranks = parse_int("-g", optarg, 1); break;
 		case 'j': o->json = 1; break;
 		case 'P': o->plot = optarg; break;
 		case 'S': o->summary = 0; break;

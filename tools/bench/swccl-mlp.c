@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swai-cli.h"
 #include "swccl-mlp-model.h"
 #include "swccl-tp.h"
 #include "swk.h"
@@ -71,14 +72,9 @@ static void usage(void)
 	exit(2);
 }
 
-static size_t num(const char *s)
+static size_t num(const char *opt, const char *s)
 {
-	char *end;
-	long v = strtol(s, &end, 0);
-
-	if (*end || v < 1)
-		usage();
-	return (size_t)v;
+	return (size_t)swai_cli_long_or_exit("swccl-mlp", opt, s, 1, 1L << 30);
 }
 
 static void parse(struct opts *o, int argc, char **argv)
@@ -96,9 +92,9 @@ static void parse(struct opts *o, int argc, char **argv)
 			    .warmup = 1 };
 	while ((c = getopt_long(argc, argv, "n:w:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'H': o->hidden = num(optarg); break;
-		case 's': o->seq = num(optarg); break;
-		case 'F': o->ffn = num(optarg); break;
+		case 'H': o->hidden = num("--hidden", optarg); break;
+		case 's': o->seq = num("--seq", optarg); break;
+		case 'F': o->ffn = num("--ffn", optarg); break;
 		case 't':
 			if (!strcmp(optarg, "bf16") || !strcmp(optarg, "bfloat16"))
 				o->type = swcclBfloat16;
@@ -112,8 +108,8 @@ static void parse(struct opts *o, int argc, char **argv)
 				usage();
 			o->model = optarg;
 			break;
-		case 'n': o->iters = (int)num(optarg); break;
-		case 'w': o->warmup = (int)strtol(optarg, NULL, 0); break;
+		case 'n': o->iters = (int)swai_cli_long_or_exit("swccl-mlp", "-n", optarg, 1, 1 << 20); break;
+		case 'w': o->warmup = (int)swai_cli_long_or_exit("swccl-mlp", "-w", optarg, 0, 1 << 20); break;
 		case 'E': o->estimate = 1; break;
 		case 'j': o->json = 1; break;
 		default: usage();

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <xf86drm.h>
+#include "swai-cli.h"
 #include "drm/swai_accel.h"
 #include "swai_cards.h"
 
@@ -288,7 +289,6 @@ int main(int argc, char **argv)
 	static struct card cards[MAX_CARDS];
 	bool json = false;
 	int only = -1, n, errors, o;
-	char *end;
 
 	while ((o = getopt_long(argc, argv, "jd:h", opts, NULL)) != -1) {
 		switch (o) {
@@ -296,11 +296,7 @@ int main(int argc, char **argv)
 			json = true;
 			break;
 		case 'd':
-			only = (int)strtol(optarg, &end, 10);
-			if (*end || only < 0) {
-				usage(stderr);
-				return 2;
-			}
+			only = (int)swai_cli_long_or_exit("swai-smi", "-d", optarg, 0, 1 << 20);
 			break;
 		case 'h':
 			usage(stdout);
