@@ -26,6 +26,10 @@ dd=/sys/kernel/debug/dynamic_debug/control
 [ -w $dd ] && echo "module swai +p" >$dd
 dmesg -c >/dev/null
 echo 0 >$t/tracing_on
+# Submit and run happen on one CPU, done in the interrupt on another: only
+# the global clock orders events across CPUs.
+clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $t/trace_clock)
+echo global >$t/trace_clock
 echo >$t/trace
 echo 1 >$t/events/swai/enable
 echo 0x4 >/sys/module/swai/parameters/debug
@@ -38,6 +42,7 @@ echo 0 >$t/tracing_on
 echo 0 >/sys/module/swai/parameters/debug
 echo 0 >$t/events/swai/enable
 trace=$(grep -E 'swai_(job|card|queue)_' $t/trace)
+echo "${clock:-local}" >$t/trace_clock	# (this clears the buffer)
 klog=$(dmesg)
 check "sdaa-bandwidth ran (exit $brc)" '[ $brc -eq 0 ]'
 
