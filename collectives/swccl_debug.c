@@ -14,25 +14,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "swai-mask.h"
 #include "swccl_comm.h"
 
 static const char *const subsys_name[] = { "INIT", "COLL", "PLAN", "LAUNCH", "FUSED" };
 
 unsigned int swccl_subsys_parse(const char *s)
 {
-	unsigned int mask = 0;
-	bool invert = *s == '^';
-	char buf[128], *tok, *save;
-
-	snprintf(buf, sizeof(buf), "%s", s + invert);
-	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		if (!strcasecmp(tok, "ALL"))
-			mask |= SWCCL_SUBSYS_ALL;
-		for (unsigned int i = 0; i < sizeof(subsys_name) / sizeof(subsys_name[0]); i++)
-			if (!strcasecmp(tok, subsys_name[i]))
-				mask |= 1u << i;
-	}
-	return invert ? SWCCL_SUBSYS_ALL & ~mask : mask;
+	return swai_mask_parse(s, subsys_name, sizeof(subsys_name) / sizeof(subsys_name[0]),
+			       SWCCL_SUBSYS_ALL);
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

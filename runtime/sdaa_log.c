@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "sdaa_internal.h"
+#include "swai-mask.h"
 
 static enum sdaa_log_level level;
 static unsigned int subsys_mask;
@@ -36,21 +37,10 @@ enum sdaa_log_level sdaa_log_parse(const char *s)
 
 unsigned int sdaa_log_parse_subsys(const char *s)
 {
-	unsigned int mask = 0, invert;
-	char buf[128], *tok, *save;
-
 	if (!s || !*s)
 		return SDAA_SUB_ALL;
-	invert = *s == '^';
-	snprintf(buf, sizeof(buf), "%s", s + invert);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcasecmp(tok, "ALL"))
-			mask |= SDAA_SUB_ALL;
-		for (unsigned int i = 0; i < sizeof(subsys_names) / sizeof(subsys_names[0]); i++)
-			if (!strcasecmp(tok, subsys_names[i]))
-				mask |= 1u << i;
-	}
-	return invert ? SDAA_SUB_ALL & ~mask : mask;
+	return swai_mask_parse(s, subsys_names, sizeof(subsys_names) / sizeof(subsys_names[0]),
+			       SDAA_SUB_ALL);
 }
 
 static void level_init(void)
