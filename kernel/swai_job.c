@@ -375,6 +375,10 @@ static int swai_job_push(struct swai_ctx *ctx, struct swai_job *job,
 	kref_get(&job->rec->ref);
 	ctx->last_job_id = *id;
 	job->id = *id;
+	/* Before the scheduler can run it: submit is traced before run. */
+	trace_swai_job_submit(ctx->asid, job->q->cg, job->id, job->prog_va);
+	swai_dbg(job->q->sdev->drm.dev, JOB, "ctx %u q %u job %llu: submitted, program 0x%llx (%u B)\n",
+		 ctx->asid, job->q->cg, job->id, job->prog_va, job->prog_size);
 	if (*id > SWAI_JOB_RECORDS) {
 		old = xa_erase_irq(&ctx->jobs, *id - SWAI_JOB_RECORDS);
 		if (old)
@@ -483,9 +487,6 @@ int swai_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	mutex_unlock(&ctx->submit_lock);
 
 	args->job_id = id;
-	trace_swai_job_submit(ctx->asid, args->queue, id, args->program_va);
-	swai_dbg(drm->dev, JOB, "ctx %u q %u job %llu: submitted, program 0x%llx (%u B)\n",
-		 ctx->asid, args->queue, id, args->program_va, args->program_size);
 	chain = NULL;	/* consumed by the syncobj */
 	goto out_exit;
 
