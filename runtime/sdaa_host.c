@@ -25,15 +25,13 @@
 #include "sdaa_exec.h"
 #include "sdaa_memory.h"
 
-#define MAX_CARDS 64
-
 /* One pinned buffer: its host range, device address and per-card handles. */
 struct host_buf {
 	uintptr_t host;
 	size_t len;
 	uint64_t va;
 	int internal;			/* the runtime's own (staging, programs) */
-	uint32_t handle[MAX_CARDS];	/* 0 where not mapped */
+	uint32_t handle[SDAA_MAX_CARDS];	/* 0 where not mapped */
 };
 
 static struct {
@@ -64,7 +62,7 @@ static void unmap_cards(const struct host_buf *b)
 {
 	const struct sdaa_runtime *rt = sdaa_runtime();
 
-	for (int c = 0; c < rt->ncards && c < MAX_CARDS; c++) {
+	for (int c = 0; c < rt->ncards && c < SDAA_MAX_CARDS; c++) {
 		struct drm_gem_close cl = { .handle = b->handle[c] };
 
 		if (b->handle[c])
@@ -118,7 +116,7 @@ static sdaaError_t pin_buffer(size_t size, int near, int only, int internal,
 		numa_free(mem, b.len);
 		return sdaaErrorHostMemoryAllocation;
 	}
-	for (int c = 0; c < rt->ncards && c < MAX_CARDS && !err; c++) {
+	for (int c = 0; c < rt->ncards && c < SDAA_MAX_CARDS && !err; c++) {
 		struct drm_swai_bo_userptr u = {
 			.addr = b.host, .size = b.len,
 			.flags = DRM_SWAI_BO_FIXED_VA, .device_va = b.va,

@@ -29,7 +29,6 @@
 
 #define BLOCK		(2ULL << 20)		/* level-1 block */
 #define ALIGN		256ULL			/* every allocation */
-#define MAX_CARDS	64
 
 /* The level-2 allocator of one region of one card. */
 struct pool {
@@ -43,7 +42,7 @@ static struct {
 	pthread_mutex_t lock;		/* blocks[], pool creation */
 	struct sdaa_block *blocks;		/* sorted by va */
 	size_t nblocks, cap;
-	struct pool pools[MAX_CARDS][DRM_SWAI_MEM_REGIONS];
+	struct pool pools[SDAA_MAX_CARDS][DRM_SWAI_MEM_REGIONS];
 	struct sdaa_suballoc va;	/* process-wide device addresses */
 	int va_ready;
 } mem = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -226,7 +225,7 @@ static struct pool *pool_get(int card, uint32_t region, sdaaError_t *err)
 	const struct sdaa_card *c = &sdaa_runtime()->cards[card];
 	struct pool *p;
 
-	if (card >= MAX_CARDS || !(c->q.capabilities & DRM_SWAI_CAP_MEMORY)) {
+	if (card >= SDAA_MAX_CARDS || !(c->q.capabilities & DRM_SWAI_CAP_MEMORY)) {
 		*err = sdaaErrorInitializationError;
 		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_MEM, "card %d has no device memory support", c->minor);
 		return NULL;
@@ -388,7 +387,7 @@ SDAA_API sdaaError_t sdaaMemGetInfoCross(size_t *free, size_t *total)
 
 void sdaa_memory_fini(void)
 {
-	for (int c = 0; c < MAX_CARDS; c++)
+	for (int c = 0; c < SDAA_MAX_CARDS; c++)
 		for (int r = 0; r < DRM_SWAI_MEM_REGIONS; r++)
 			if (mem.pools[c][r].ready)
 				sdaa_suballoc_fini(&mem.pools[c][r].sa);
