@@ -26,6 +26,9 @@ CSTD := -std=gnu11
 WARN := -Wall -Wextra -Werror
 DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
 DRM_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null)
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
+# The cluster library's: jansson (topology and schedule files), libxml2 (MSCCL's XML).
+CLUSTER_LIBS := -ljansson $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 # Public headers every userspace component may include.
 INC := -I$(TOP)/uapi -Iruntime/include -Icollectives/include -Iruntime/kernels -Itools/card \
 	-Itools/lib
@@ -47,6 +50,8 @@ DIRFLAGS_tools/bench/tests := -Itools/bench
 DIRFLAGS_tools/smi := -Iruntime
 DIRFLAGS_tools/card := -Ikernel
 DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
+DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS)
+DIRFLAGS_tools/cluster/tests := -Itools/cluster
 DIRFLAGS_tools/qemu := -Ikernel -I$(B)/gen
 DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -I$(B)/gen
 DIRFLAGS_selftests := -Iruntime -isystem $(SWAI_KSELFTEST) -Wno-clobbered
@@ -141,7 +146,13 @@ SUBALLOC_SRC := runtime/sdaa_suballoc.c runtime/sdaa_suballoc_index.c
 BENCH_PURE := tools/bench/swccl-bench-data.c tools/bench/swccl-bench-model.c \
 	tools/bench/swccl-bench-report.c tools/bench/swccl-mlp-model.c
 
+# The cluster's two contracts (tools/cluster/): the topology file and the schedule
+# format, the algorithms that generate schedules, and the checker that runs them.
+CLUSTER_SRC := $(filter-out tools/cluster/swccl-sched.c,$(wildcard tools/cluster/*.c))
+
 $(B)/obj/lib/libswaicard.a: $(call objs,obj,$(CARD_SRC)); $(archive)
+$(B)/obj/lib/libswaicluster.a: $(call objs,obj,$(CLUSTER_SRC)); $(archive)
+$(B)/san/lib/libswaicluster.a: $(call objs,san,$(CLUSTER_SRC)); $(archive)
 $(B)/obj/lib/libswk.a: $(call objs,obj,$(SWK_SRC)); $(archive)
 $(B)/obj/lib/libswkref.a: $(call objs,obj,$(SWKREF_SRC)); $(archive)
 $(B)/obj/lib/libswaicards.a: $(call objs,obj,$(CARDS_SRC)); $(archive)
@@ -295,8 +306,12 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/swai-async-test \
 	$(B)/tests/sdaa-unit-test \
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
-	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test
+	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test
 unit-tests: $(UT_BIN)
+$(B)/tests/swai-cluster-test: $(B)/san/tools/cluster/tests/swai-cluster-test.o \
+		$(B)/san/lib/libswaicluster.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
 $(B)/tests/swai-cli-test: $(B)/san/tools/lib/tests/swai-cli-test.o $(B)/san/lib/libswaicli.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ -lm

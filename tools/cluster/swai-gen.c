@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-gen.c - the table of schedule generators and building one by name
+ * (swai-gen.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "swai-gen.h"
+
+const struct swai_gen *const swai_gens[] = {
+    &swai_gen_ring, &swai_gen_mesh1, &swai_gen_mesh2, &swai_gen_hd,
+    &swai_gen_nhr, &swai_gen_rb, NULL
+};
+
+const struct swai_gen *swai_gen_find(const char *name)
+{
+    for (int i = 0; swai_gens[i]; i++) {
+        if (!strcasecmp(swai_gens[i]->name, name)) {
+            return swai_gens[i];
+        }
+    }
+    return NULL;
+}
+
+int swai_gen_build(struct swai_sched *s, const char *algo,
+                   enum swai_coll coll, int nranks,
+                   const struct swai_gen_opts *o, char *why, size_t n)
+{
+    const struct swai_gen *g = swai_gen_find(algo);
+    struct swai_gen_opts def = { 0 };
+    int ret;
+
+    memset(s, 0, sizeof(*s));
+    if (!g) {
+        snprintf(why, n, "no algorithm \"%s\" (RING, MESH1, MESH2, HD, NHR, "
+                 "RB)", algo);
+        return -EINVAL;
+    }
+    if ((unsigned)coll >= SWAI_COLL_N || !(g->colls & (1u << coll))) {
+        snprintf(why, n, "%s has no %s", g->name, swai_coll_name(coll));
+        return -EINVAL;
+    }
+    if (nranks < 1 || nranks > SWAI_SCHED_MAX_RANKS) {
+        snprintf(why, n, "%d ranks (1..%d)", nranks, SWAI_SCHED_MAX_RANKS);
+        return -EINVAL;
+    }
+    o = o ? o : &def;
+    if (o->root < 0 || o->root >= nranks) {
+        snprintf(why, n, "root %d is not one of the %d ranks", o->root,
+                 nranks);
+        return -EINVAL;
+    }
+    if (nranks == 1) {
+        /* one rank: its input is its output, whatever the algorithm */
+        ret = swai_sched_init(s, g->name, coll, 1, 0, 1);
+        if (!ret) {
+            swai_sched_copy(s, 0, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, 1, 0);
+        }
+    } else {
+        ret = g->build(s, coll, nranks, o, why, n);
+    }
+    if (!ret && s->err) {
+        ret = s->err;
+        snprintf(why, n, "%s", ret == -ENOMEM ? "out of memory" :
+                 "the generator built a bad step");
+    }
+    if (!ret) {
+        ret = swai_sched_autodeps(s);
+        if (ret) {
+            snprintf(why, n, "%s: bad schedule (%d)", g->name, ret);
+        }
+    }
+    if (ret) {
+        swai_sched_free(s);
+    }
+    return ret;
+}

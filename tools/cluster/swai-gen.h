@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-gen.h - the algorithms that generate schedules (swai-sched.h):
+ * Ring, Mesh one-shot and two-shot, recursive halving-doubling, NHR
+ * (seed 000) and Reduce+Broadcast, one file each (swai-gen-*.c).
+ *
+ * A generator builds a complete schedule, dependencies included, for one
+ * collective on any number of ranks it supports, or says why not.  libswccl
+ * runs what they build, its cost model and the simulator time it, and the
+ * step tables print it; nothing else knows how an algorithm goes.
+ */
+#ifndef SWAI_GEN_H
+#define SWAI_GEN_H
+
+#include <stddef.h>
+
+#include "swai-sched.h"
+
+/* NHR's slice order (seed 000 §4.3, Documentation/cluster.md §4). */
+enum swai_nhr_order {
+    SWAI_NHR_BEST,          /* the fewest pieces this project finds */
+    SWAI_NHR_IDENTITY,      /* the talk's standard order */
+    SWAI_NHR_BITREV,        /* bit-reversal (the talk's N = 4 table) */
+};
+
+struct swai_gen_opts {
+    int root;                       /* Broadcast, Reduce */
+    enum swai_nhr_order nhr_order;  /* AllReduce only */
+};
+
+struct swai_gen {
+    const char *name;               /* "RING" (SWCCL_ALGO's names) */
+    const char *what;               /* one line for --help and the docs */
+    unsigned colls;                 /* 1 << enum swai_coll it supports */
+    /* 0, or -EINVAL with @why when it cannot serve @nranks */
+    int (*build)(struct swai_sched *s, enum swai_coll coll, int nranks,
+                 const struct swai_gen_opts *o, char *why, size_t n);
+};
+
+extern const struct swai_gen swai_gen_ring, swai_gen_mesh1, swai_gen_mesh2,
+       swai_gen_hd, swai_gen_nhr, swai_gen_rb;
+
+/* Every generator, NULL-terminated, in the order -a all lists them. */
+extern const struct swai_gen *const swai_gens[];
+const struct swai_gen *swai_gen_find(const char *name);
+
+/*
+ * Build @algo's schedule of @coll on @nranks ranks, with its
+ * dependencies, into *s (free with swai_sched_free).  0, or -EINVAL /
+ * -ENOMEM with the reason in @why.
+ */
+int swai_gen_build(struct swai_sched *s, const char *algo,
+                   enum swai_coll coll, int nranks,
+                   const struct swai_gen_opts *o, char *why, size_t n);
+
+/* swai-gen-nhr.c: seed 000's D = round((N-1) / 2^(k+1)), half up. */
+int swai_nhr_slices(int nranks, int k);
+/* Its step count, ceil(log2 N). */
+int swai_nhr_steps(int nranks);
+/*
+ * The slice order tree[] (tree[idx] = tree id) of @order for @nranks:
+ * 0 or -ENOMEM.  SWAI_NHR_BEST searches (swai-gen-nhr-order.c).
+ */
+int swai_nhr_order(int nranks, enum swai_nhr_order order, int *tree);
+/*
+ * For tree[]: the pieces of the most fragmented message of each step
+ * into most[0 .. steps); the number of steps, or -1.
+ */
+int swai_nhr_pieces(int nranks, const int *tree, int *most, int max);
+
+#endif /* SWAI_GEN_H */

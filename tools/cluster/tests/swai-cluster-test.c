@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swai-cluster-test.c - the cluster's two contracts on the host: the
+ * topology file (presets, routes, errors) and the schedule format with
+ * its generators, checked against seed 000's tables and by running every
+ * schedule on fingerprints (swai_sched_verify).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swai-gen.h"
+#include "swai-sched.h"
+#include "swai-topo.h"
+#include "tap.h"
+
+/* The step table of a schedule, as text (malloc'd). */
+static char *table(const struct swai_sched *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	swai_sched_print_table(s, f);
+	fclose(f);
+	return buf;
+}
+
+/* Line "step k: ..." of @tab contains exactly the transfers in @want. */
+static int has_step(const char *tab, int k, const char *want)
+{
+	char head[32], line[4096];
+	const char *p;
+	size_t n;
+
+	snprintf(head, sizeof(head), "step %d:", k);
+	p = strstr(tab, head);
+	if (!p)
+		return 0;
+	n = strcspn(p, "\n");
+	if (n >= sizeof(line))
+		return 0;
+	memcpy(line, p + strlen(head), n - strlen(head));
+	line[n - strlen(head)] = 0;
+	if (strcmp(line, want))
+		printf("# step %d: got \"%s\"\n#          want \"%s\"\n", k, line, want);
+	return !strcmp(line, want);
+}
+
+static void build_ok(struct swai_sched *s, const char *algo, enum swai_coll c, int n,
+		     const struct swai_gen_opts *o)
+{
+	char why[256];
+	int ret = swai_gen_build(s, algo, c, n, o, why, sizeof(why));
+
+	if (ret)
+		printf("# %s %s n=%d: %s\n", algo, swai_coll_name(c), n, why);
+	CHECK_EQ(ret, 0);
+}
+
+/* Seed 000 §4.6: D for N = 3..16, and the D values sum to N - 1. */
+static void test_nhr_d_table(void)
+{
+	static const int D[14][4] = {
+		{ 1, 1 }, { 2, 1 }, { 2, 1, 1 }, { 3, 1, 1 }, { 3, 2, 1 }, { 4, 2, 1 },
+		{ 4, 2, 1, 1 }, { 5, 2, 1, 1 }, { 5, 3, 1, 1 }, { 6, 3, 1, 1 },
+		{ 6, 3, 2, 1 }, { 7, 3, 2, 1 }, { 7, 4, 2, 1 }, { 8, 4, 2, 1 },
+	};
+
+	for (int N = 3; N <= 16; N++) {
+		int S = swai_nhr_steps(N);
+
+		for (int k = 0; k < 4; k++)
+			CHECK_EQ(k < S ? swai_nhr_slices(N, k) : 0, D[N - 3][k]);
+	}
+	for (int N = 2; N <= 4096; N++) {
+		int sum = 0, S = swai_nhr_steps(N);
+
+		for (int k = 0; k < S; k++)
+			sum += swai_nhr_slices(N, k);
+		CHECK_EQ(sum, N - 1);
+		CHECK((1 << S) >= N && (1 << (S - 1)) < N);
+	}
+}
+
+/* Seed 000 §4.2 and §4.3: the N = 4 tables, standard and reordered. */
+static void test_nhr_n4_tables(void)
+{
+	struct swai_gen_opts bitrev = { .nhr_order = SWAI_NHR_BITREV };
+	struct swai_sched s;
+	char *t;
+
+	build_ok(&s, "NHR", SWAI_COLL_REDUCESCATTER, 4, NULL);
+	t = table(&s);
+	CHECK(t && has_step(t, 0, " 0->3[1,3] 1->0[0,2] 2->1[1,3] 3->2[0,2]"));
+	CHECK(t && has_step(t, 1, " 0->2[2] 1->3[3] 2->0[0] 3->1[1]"));
+	free(t);
+	swai_sched_free(&s);
+
+	build_ok(&s, "NHR", SWAI_COLL_ALLGATHER, 4, NULL);
+	t = table(&s);
+	CHECK(t && has_step(t, 0, " 0->2[0] 1->3[1] 2->0[2] 3->1[3]"));
+	CHECK(t && has_step(t, 1, " 0->1[0,2] 1->2[1,3] 2->3[0,2] 3->0[1,3]"));
+	free(t);
+	swai_sched_free(&s);
+
+	/* AllReduce with the data reordering: RS steps 0-1, AG steps 2-3 */
+	build_ok(&s, "NHR", SWAI_COLL_ALLREDUCE, 4, &bitrev);
+	t = table(&s);
+	CHECK(t && has_step(t, 0, " 0->3[2,3] 1->0[0,1] 2->1[2,3] 3->2[0,1]"));
+	CHECK(t && has_step(t, 1, " 0->2[1] 1->3[3] 2->0[0] 3->1[2]"));
+	CHECK(t && has_step(t, 2, " 0->2[0] 1->3[2] 2->0[1] 3->1[3]"));
+	CHECK(t && has_step(t, 3, " 0->1[0,1] 1->2[2,3] 2->3[0,1] 3->0[2,3]"));
+	free(t);
+	swai_sched_free(&s);
+}
+
+/* The digest's test vectors (identity order) for N = 3, 5 and 6. */
+static void test_nhr_vectors(void)
+{
+	static const struct {
+		int N;
+		enum swai_coll c;
+		int step;
+		const char *line;
+	} v[] = {
+		{ 3, SWAI_COLL_REDUCESCATTER, 0, " 0->2[2] 1->0[0] 2->1[1]" },
+		{ 3, SWAI_COLL_REDUCESCATTER, 1, " 0->1[1] 1->2[2] 2->0[0]" },
+		{ 3, SWAI_COLL_ALLGATHER, 0, " 0->2[0] 1->0[1] 2->1[2]" },
+		{ 3, SWAI_COLL_ALLGATHER, 1, " 0->1[0] 1->2[1] 2->0[2]" },
+		{ 5, SWAI_COLL_REDUCESCATTER, 0,
+		  " 0->4[2,4] 1->0[0,3] 2->1[1,4] 3->2[0,2] 4->3[1,3]" },
+		{ 5, SWAI_COLL_REDUCESCATTER, 2, " 0->1[1] 1->2[2] 2->3[3] 3->4[4] 4->0[0]" },
+		{ 5, SWAI_COLL_ALLGATHER, 2,
+		  " 0->1[0,3] 1->2[1,4] 2->3[0,2] 3->4[1,3] 4->0[2,4]" },
+		{ 6, SWAI_COLL_REDUCESCATTER, 0,
+		  " 0->5[1,3,5] 1->0[0,2,4] 2->1[1,3,5] 3->2[0,2,4] 4->3[1,3,5] 5->4[0,2,4]" },
+		{ 6, SWAI_COLL_ALLGATHER, 1,
+		  " 0->2[0] 1->3[1] 2->4[2] 3->5[3] 4->0[4] 5->1[5]" },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct swai_sched s;
+		char *t;
+
+		build_ok(&s, "NHR", v[i].c, v[i].N, NULL);
+		t = table(&s);
+		CHECK(t && has_step(t, v[i].step, v[i].line));
+		free(t);
+		swai_sched_free(&s);
+	}
+}
+
+/* Every generator, every collective it has, N = 1..40: right results. */
+static void test_generators_verify(void)
+{
+	for (int g = 0; swai_gens[g]; g++) {
+		for (int c = 0; c < SWAI_COLL_N; c++) {
+			if (!(swai_gens[g]->colls & (1u << c)))
+				continue;
+			for (int N = 1; N <= 40; N++) {
+				struct swai_gen_opts o = { .root = N > 2 ? N / 2 + 1 : 0 };
+				struct swai_sched s;
+				char why[256];
+
+				if (swai_gen_build(&s, swai_gens[g]->name, c, N, &o, why,
+						   sizeof(why))) {
+					/* only HD alone may refuse, off powers of two */
+					CHECK(!strcmp(swai_gens[g]->name, "HD") &&
+					      (N & (N - 1)));
+					continue;
+				}
+				if (swai_sched_verify(&s, why, sizeof(why))) {
+					printf("# %s\n", why);
+					CHECK(0);
+				}
+				swai_sched_free(&s);
+			}
+		}
+	}
+}
+
+/* NHR AllReduce in every order, and at sizes the seed does not tabulate. */
+static void test_nhr_large(void)
+{
+	static const int sizes[] = { 63, 64, 100, 127 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (int ord = 0; ord < 3; ord++) {
+			struct swai_gen_opts o = { .nhr_order = ord };
+			struct swai_sched s;
+			char why[256];
+
+			build_ok(&s, "NHR", SWAI_COLL_ALLREDUCE, sizes[i], &o);
+			if (swai_sched_verify(&s, why, sizeof(why))) {
+				printf("# %s\n", why);
+				CHECK(0);
+			}
+			CHECK_EQ(swai_sched_rounds(&s), 2 * swai_nhr_steps(sizes[i]));
+			swai_sched_free(&s);
+		}
+	}
+}
+
+/* Reordering: bit-reversal is contiguous for 8, 16, 32 and 12; 5 cannot be. */
+static void test_nhr_pieces(void)
+{
+	static const int contiguous[] = { 4, 8, 12, 16, 32, 64 };
+	int tree[1024], most[16];
+
+	for (size_t i = 0; i < sizeof(contiguous) / sizeof(contiguous[0]); i++) {
+		int N = contiguous[i], S;
+
+		CHECK_EQ(swai_nhr_order(N, SWAI_NHR_BITREV, tree), 0);
+		S = swai_nhr_pieces(N, tree, most, 16);
+		for (int k = 0; k < S; k++)
+			CHECK_EQ(most[k], 1);
+	}
+	CHECK_EQ(swai_nhr_order(5, SWAI_NHR_BEST, tree), 0);
+	swai_nhr_pieces(5, tree, most, 16);
+	CHECK_EQ(most[0], 2);
+	/* the best order is never worse than identity or bit-reversal */
+	for (int N = 2; N <= 200; N += N < 40 ? 1 : 37) {
+		int w[3] = { 0 };
+
+		for (int ord = 0; ord < 3; ord++) {
+			int S;
+
+			swai_nhr_order(N, ord, tree);
+			S = swai_nhr_pieces(N, tree, most, 16);
+			for (int k = 0; k < S; k++)
+				w[ord] += most[k];
+		}
+		CHECK(w[SWAI_NHR_BEST] <= w[SWAI_NHR_IDENTITY] &&
+		      w[SWAI_NHR_BEST] <= w[SWAI_NHR_BITREV]);
+	}
+}
+
+/* A schedule missing a dependency is caught by the latest-first run. */
+static void test_verify_catches(void)
+{
+	struct swai_sched s;
+	char why[256];
+
+	build_ok(&s, "RING", SWAI_COLL_ALLREDUCE, 4, NULL);
+	for (int r = 0; r < s.nranks; r++)
+		for (int i = 0; i < s.ranks[r].nsteps; i++)
+			s.ranks[r].steps[i].ndeps = 0;
+	CHECK(swai_sched_verify(&s, why, sizeof(why)) != 0);
+	CHECK(strstr(why, "latest-first") != NULL);
+	swai_sched_free(&s);
+
+	/* double counting: one receive turned into a reduce of the same chunk */
+	build_ok(&s, "MESH2", SWAI_COLL_ALLREDUCE, 3, NULL);
+	for (int i = 0; i < s.ranks[1].nsteps; i++) {
+		struct swai_step *st = &s.ranks[1].steps[i];
+
+		if (st->op == SWAI_STEP_RECV && st->round == 1) {
+			st->op = SWAI_STEP_RECV_REDUCE;
+			st->src_buf = st->dst_buf;
+			st->src_off = st->dst_off;
+			break;
+		}
+	}
+	CHECK(swai_sched_verify(&s, why, sizeof(why)) != 0);
+	swai_sched_free(&s);
+
+	/* an unmatched send is not well formed */
+	build_ok(&s, "RING", SWAI_COLL_ALLGATHER, 3, NULL);
+	s.ranks[0].steps[1].count = 2;
+	CHECK_EQ(swai_sched_validate(&s, why, sizeof(why)), -EINVAL);
+	swai_sched_free(&s);
+}
+
+static void test_gen_errors(void)
+{
+	struct swai_sched s;
+	char why[256];
+
+	CHECK_EQ(swai_gen_build(&s, "NOPE", SWAI_COLL_ALLREDUCE, 4, NULL, why,
+				sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "NOPE") != NULL);
+	CHECK_EQ(swai_gen_build(&s, "HD", SWAI_COLL_ALLGATHER, 6, NULL, why,
+				sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "power-of-two") != NULL);
+	CHECK_EQ(swai_gen_build(&s, "MESH2", SWAI_COLL_ALLGATHER, 4, NULL, why,
+				sizeof(why)), -EINVAL);
+	CHECK_EQ(swai_gen_build(&s, "RING", SWAI_COLL_BROADCAST, 4,
+				&(struct swai_gen_opts){ .root = 4 }, why, sizeof(why)),
+		 -EINVAL);
+	CHECK_EQ(swai_gen_build(&s, "RING", SWAI_COLL_ALLREDUCE, 0, NULL, why,
+				sizeof(why)), -EINVAL);
+}
+
+static void test_topo_presets(void)
+{
+	static const struct {
+		const char *name;
+		int cards, links;
+	} p[] = {
+		{ "mesh8", 8, 28 }, { "ring8", 8, 8 }, { "pcie8", 8, 8 },
+		{ "ndv2", 8, 16 }, { "ndv2x2", 16, 36 }, { "dgx2x2", 32, 48 },
+	};
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		struct swai_topo t, u;
+		char why[256], *dump;
+		int ret = swai_topo_load(&t, p[i].name, why, sizeof(why));
+
+		if (ret)
+			printf("# %s: %s\n", p[i].name, why);
+		CHECK_EQ(ret, 0);
+		if (ret)
+			continue;
+		CHECK_EQ(t.ncards, p[i].cards);
+		CHECK_EQ(t.nlinks, p[i].links);
+		CHECK(t.source && t.description);
+		/* what is written reads back the same */
+		dump = swai_topo_dump(&t);
+		CHECK(dump && !swai_topo_parse(&u, dump, why, sizeof(why)));
+		CHECK_EQ(u.nlinks, t.nlinks);
+		CHECK_EQ(u.ndevs, t.ndevs);
+		free(dump);
+		swai_topo_free(&u);
+		/* the others need relays (no NVLink between some GPU pairs) */
+		if (!strcmp(p[i].name, "mesh8") || !strcmp(p[i].name, "pcie8")) {
+			ret = swai_topo_check_connected(&t, why, sizeof(why));
+			if (ret)
+				printf("# %s: %s\n", p[i].name, why);
+			CHECK_EQ(ret, 0);
+		}
+		swai_topo_free(&t);
+	}
+}
+
+static void test_topo_routes(void)
+{
+	struct swai_topo_route r;
+	struct swai_topo t;
+	char why[256];
+
+	CHECK_EQ(swai_topo_load(&t, "pcie8", why, sizeof(why)), 0);
+	CHECK_EQ(swai_topo_route(&t, 0, 5, &r, why, sizeof(why)), 0);
+	CHECK_EQ(r.nhops, 2);
+	CHECK_EQ(r.latency_ns, 2 * 1000 + 150);
+	CHECK_EQ(r.mbps, 25000);
+	/* the two directions of a hop are different resources */
+	CHECK(swai_topo_resource(&t, &r.hops[0]) != swai_topo_resource(&t, &r.hops[1]));
+	swai_topo_route_free(&r);
+	swai_topo_free(&t);
+
+	CHECK_EQ(swai_topo_load(&t, "ring8", why, sizeof(why)), 0);
+	CHECK_EQ(swai_topo_route(&t, 0, 1, &r, why, sizeof(why)), 0);
+	CHECK_EQ(r.nhops, 1);
+	swai_topo_route_free(&r);
+	/* cards do not forward: a ring's far cards need a schedule's relay */
+	CHECK_EQ(swai_topo_route(&t, 0, 4, &r, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "n0.c0") && strstr(why, "n0.c4"));
+	swai_topo_free(&t);
+
+	CHECK_EQ(swai_topo_load(&t, "ndv2x2", why, sizeof(why)), 0);
+	/* between chassis: GPU 0 -> switch -> GPU 1 of the other chassis */
+	CHECK_EQ(swai_topo_route(&t, 0, 9, &r, why, sizeof(why)), 0);
+	CHECK_EQ(r.nhops, 2);
+	CHECK_EQ(r.mbps, 12500);
+	CHECK_EQ(r.latency_ns, 2600);
+	swai_topo_route_free(&r);
+	swai_topo_free(&t);
+}
+
+static void test_topo_errors(void)
+{
+	static const struct {
+		const char *json, *want;
+	} bad[] = {
+		{ "{", "line 1" },
+		{ "{\"swai_topology\": 2, \"name\": \"x\"}", "version" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
+		  "\"cards\": 2}], \"linkz\": []}", "unknown key \"linkz\"" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\"}]}",
+		  "nodes[0]: needs \"cards\"" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
+		  "\"cards\": 2}], \"links\": [{\"ends\": [\"n.c0\", \"n.c1\"]}]}",
+		  "links[0]: no mbps" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
+		  "\"cards\": 2}], \"links\": [{\"ends\": [\"n.c0\", \"n.c9\"], \"mbps\": 1}]}",
+		  "no device \"n.c9\"" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
+		  "\"cards\": 2}], \"links\": [{\"ends\": [\"n.c0\", \"n.c1\"], \"mbps\": 0}]}",
+		  "links[0].mbps" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
+		  "\"cards\": 2}, {\"name\": \"n\", \"cards\": 1}]}", "named twice" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
+		  "\"cards\": 2}], \"links\": [{\"mesh\": [\"n.*\"], \"ring\": [\"n.*\"], "
+		  "\"mbps\": 5}]}", "exactly one of" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct swai_topo t;
+		char why[256] = "";
+
+		CHECK_EQ(swai_topo_parse(&t, bad[i].json, why, sizeof(why)), -EINVAL);
+		if (!strstr(why, bad[i].want)) {
+			printf("# case %zu: \"%s\" lacks \"%s\"\n", i, why, bad[i].want);
+			CHECK(0);
+		}
+	}
+	{
+		struct swai_topo t;
+		char why[256];
+
+		CHECK_EQ(swai_topo_load(&t, "no-such-preset", why, sizeof(why)), -ENOENT);
+		CHECK(strstr(why, "no-such-preset") != NULL);
+	}
+}
+
+static const struct tap_test tests[] = {
+	{ "NHR: seed 000's D table, sum N-1 to 4096", test_nhr_d_table },
+	{ "NHR: seed 000's N=4 tables, standard and reordered", test_nhr_n4_tables },
+	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
+	{ "generators: every collective, N=1..40, verified", test_generators_verify },
+	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
+	{ "NHR reordering: contiguous where possible, best <= others", test_nhr_pieces },
+	{ "verify: missing dependencies, double counting, unmatched sends",
+	  test_verify_catches },
+	{ "generators: errors", test_gen_errors },
+	{ "topology: presets load, round-trip, connected", test_topo_presets },
+	{ "topology: routes through switches only", test_topo_routes },
+	{ "topology: errors name their place", test_topo_errors },
+};
+
+TAP_MAIN(tests)
