@@ -217,13 +217,16 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 UDEVRULESDIR ?= /etc/udev/rules.d
+# The topology presets; an installed tool finds them relative to its BINDIR.
+TOPODIR = $(PREFIX)/share/swai/topologies
 # Everything install puts down, relative to DESTDIR (uninstall removes these).
 INSTALLED = $(LIBDIR)/libsdaa.so.$(SDAA_VER) $(LIBDIR)/libsdaa.so.$(SDAA_SOVER) \
 	$(LIBDIR)/libsdaa.so $(LIBDIR)/libswccl.so.$(SWCCL_VER) \
 	$(LIBDIR)/libswccl.so.$(SWCCL_SOVER) $(LIBDIR)/libswccl.so \
 	$(LIBDIR)/pkgconfig/sdaa.pc $(LIBDIR)/pkgconfig/swccl.pc \
 	$(INCLUDEDIR)/sdaa_runtime.h $(INCLUDEDIR)/swccl.h $(INCLUDEDIR)/drm/swai_program.h \
-	$(addprefix $(BINDIR)/,$(notdir $(TOOLS))) $(UDEVRULESDIR)/70-swai.rules
+	$(addprefix $(BINDIR)/,$(notdir $(TOOLS))) $(UDEVRULESDIR)/70-swai.rules \
+	$(addprefix $(TOPODIR)/,$(notdir $(wildcard tools/cluster/topologies/*.json)))
 # .pc files for the installed paths.
 define install-pc
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
@@ -244,15 +247,18 @@ install: libs tools
 	$(call install-pc,collectives/swccl.pc.in,$(SWCCL_VER),$(DESTDIR)$(LIBDIR)/pkgconfig/swccl.pc)
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	install -m 0644 tools/udev/70-swai.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -d $(DESTDIR)$(TOPODIR)
+	install -m 0644 tools/cluster/topologies/*.json $(DESTDIR)$(TOPODIR)/
 	@if [ -z "$(DESTDIR)" ]; then ldconfig; udevadm control --reload 2>/dev/null || true; fi
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/drm 2>/dev/null
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/drm $(DESTDIR)$(TOPODIR) $(DESTDIR)$(PREFIX)/share/swai \
+		2>/dev/null
 	@if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 # --- userspace tools ------------------------------------------------------------------
 TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/swccl-bench \
-	$(B)/bin/swccl-mlp
+	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched
 tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
@@ -279,6 +285,11 @@ $(B)/bin/sdaa-alloc-bench: $(call objs,obj,tools/bench/sdaa-alloc-bench.c $(SUBA
 		$(B)/obj/lib/libswaicli.a $(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o %.a,$^) $(SDAA_LINK) $(RPATH) -lpthread -lm
+# swccl-sched: schedules and topologies, on the host (tools/cluster/).
+$(B)/bin/swccl-sched: $(call objs,obj,tools/cluster/swccl-sched.c) $(B)/obj/lib/libswaicluster.a \
+		$(B)/obj/lib/libswaicli.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(CLUSTER_LIBS) -lm
 $(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicards.a \
 		$(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)

@@ -94,6 +94,36 @@ smi_json() {
 	echo "1..$n"
 }
 
+# swccl-sched, the schedule and topology tool, as a user runs it on the host.
+sched_cli() {
+	local b="$top/build/bin/swccl-sched" n=0 out
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	out=$("$b" table -c allreduce -a NHR -n 4 --order bitrev)
+	echo "$out" | sed 's/^/# /'
+	t "seed 000's reordered N=4 step 0" \
+		'echo "$out" | grep -qx "step 0: 0->3\[2,3\] 1->0\[0,1\] 2->1\[2,3\] 3->2\[0,1\]"'
+	t "NHR AllReduce on 1000 ranks verifies" \
+		'"$b" verify -c allreduce -a NHR -n 1000 | grep -q correct'
+	t "a JSON export reads back and verifies" \
+		'"$b" export -c allreduce -a HD -n 6 >"$top/build/hd6.json" &&
+		 "$b" verify --in "$top/build/hd6.json" | grep -q correct'
+	t "an MSCCL export reads back and verifies" \
+		'"$b" export -c reducescatter -a RING -n 5 --format msccl >"$top/build/ring5.xml" &&
+		 "$b" verify --in "$top/build/ring5.xml" | grep -q correct'
+	t "a broken schedule fails with the reason" \
+		'sed "s/\"in:0\"/\"in:9\"/" "$top/build/hd6.json" >"$top/build/bad.json";
+		 ! "$b" verify --in "$top/build/bad.json" 2>"$top/build/bad.err" &&
+		 grep -q "outside their buffer" "$top/build/bad.err"'
+	t "HD ReduceScatter on 6 ranks is refused by name" \
+		'! "$b" verify -c reducescatter -a HD -n 6 2>&1 | grep -q correct'
+	t "bad usage exits 2" '"$b" table -n 0 >/dev/null 2>&1; [ $? -eq 2 ]'
+	t "a route through the NDv2 chassis switch" \
+		'"$b" topo -t ndv2x2 --route 0,9 | grep -q "n0.c0->ib0 ib0->n1.c1"'
+	t "cards do not forward: no route across a ring" \
+		'! "$b" topo -t ring8 --route 0,4 2>/dev/null'
+	echo "1..$n"
+}
+
 # The DKMS package (kernel/dkms/), built and installed for the guest kernel
 # from its headers, as a user would for theirs, then removed again.
 dkms_check() {
@@ -134,7 +164,7 @@ install_check() {
 	for f in lib/libsdaa.so.0 lib/libswccl.so.0 lib/libsdaa.so lib/libswccl.so \
 		 lib/pkgconfig/sdaa.pc lib/pkgconfig/swccl.pc include/sdaa_runtime.h \
 		 include/swccl.h include/drm/swai_program.h bin/swai-smi bin/sdaa-bandwidth \
-		 bin/swccl-bench bin/swccl-mlp; do
+		 bin/swccl-bench bin/swccl-mlp bin/swccl-sched share/swai/topologies/mesh8.json; do
 		t "installed $pre/$f" '[ -e "$d$pre/$f" ]'
 	done
 	t "installed the udev rule" '[ -f "$d/etc/udev/rules.d/70-swai.rules" ]'
@@ -172,6 +202,8 @@ suite unit-swccl "$top/build/tests/swccl-unit-test"
 suite unit-swccl-bench "$top/build/tests/swccl-bench-test"
 suite unit-kernels "$top/build/tests/swk-unit-test"
 suite unit-cli "$top/build/tests/swai-cli-test"
+suite unit-cluster "$top/build/tests/swai-cluster-test"
+suite sched-cli sched_cli
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

@@ -4,15 +4,23 @@
  * order tree[] in which the N tree ids lie in the buffer, so that the
  * slices of each message are few contiguous pieces.
  *
- * Bit-reversal makes every message one piece when N is a power of two
- * (and for some other N, 12 for one); for others the wrap-around mod N
- * breaks the residue classes, and for some N no order is fully contiguous
- * (N = 5: step 0's pairs form a 5-cycle).  SWAI_NHR_BEST takes the best of
- * the identity, bit-reversal and bit-reversal of the ids counted down,
- * then improves it by swapping neighbours while that lowers the cost:
- * the sum over steps of the most pieces any message of the step has, then
- * the total.  It is deterministic, and bounded so a schedule for 1024
- * ranks still builds in milliseconds.
+ * Step k's messages carry the ids {i - 2^(k+1) m : m < D_k} (mod N).
+ * With N = 2^a * q, q odd, the first a steps carry whole residue classes
+ * mod 2^(k+1), which bit-reversal of the low a bits makes contiguous
+ * (the talk's Tree = [0,2,1,3]; every power of two is one piece a
+ * message).  Within one class the ids are r + 2^a y, y in Z_q, and the
+ * later steps are the same problem on Z_q, odd, where 2 is invertible:
+ * multiplying by 2^-K maps step K-1's progression (difference 2^K) onto
+ * an interval, step K-2's onto 2 intervals, step K-3's onto 4, ..., and
+ * the steps after K stay progressions of D_k pieces.  Ordering y by
+ * y * 2^-K mod q with K near log2(q)/2 balances the two, so no message has
+ * more than about sqrt(q) pieces (N = 255: 9 where the identity has 127
+ * and HCCL's code 64).  SWAI_NHR_BEST tries every K and the identity,
+ * keeps the cheapest (the sum over steps of the most pieces any message
+ * has, then the total), and polishes it by swapping neighbours within a
+ * bounded budget.  Full contiguity is impossible for some N (N = 5:
+ * step 0's pairs form a 5-cycle).  Deterministic, and a 1024-rank order
+ * costs a few tens of milliseconds.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -86,7 +94,7 @@ static void cost(int N, const int *pos, int *buf, long *worst, long *total)
     }
 }
 
-static void order_by_bitrev(int N, bool down, int *tree)
+static void order_by_bitrev(int N, int *tree)
 {
     int bits = swai_nhr_steps(N);
     struct key *k = malloc((size_t)N * sizeof(*k));
@@ -98,13 +106,41 @@ static void order_by_bitrev(int N, bool down, int *tree)
         return;
     }
     for (int i = 0; i < N; i++) {
-        k[i] = (struct key){ bitrev(down ? N - 1 - i : i, bits), i };
+        k[i] = (struct key){ bitrev(i, bits), i };
     }
     qsort(k, (size_t)N, sizeof(*k), cmp_key);
     for (int i = 0; i < N; i++) {
         tree[i] = k[i].id;
     }
     free(k);
+}
+
+/*
+ * N = 2^a q: classes mod 2^a in bit-reversed order, each ordered by
+ * y * 2^-K mod q.
+ */
+static void order_split(int N, int K, int *tree)
+{
+    int a = 0, q, idx = 0;
+    long inv = 1, half;
+
+    while (!((N >> a) & 1)) {
+        a++;
+    }
+    q = N >> a;
+    half = (q + 1) / 2;                 /* 2^-1 mod q */
+    for (int k = 0; k < K; k++) {
+        inv = inv * half % q;
+    }
+    for (int b = 0; b < (1 << a); b++) {
+        int r = bitrev(b, a);
+
+        for (int y = 0; y < q; y++) {
+            /* the id whose key y * 2^-K mod q is this position */
+            tree[idx + (int)((long)y * inv % q)] = r + (y << a);
+        }
+        idx += q;
+    }
 }
 
 static void positions(int N, const int *tree, int *pos)
@@ -136,14 +172,14 @@ int swai_nhr_order(int N, enum swai_nhr_order order, int *tree)
         tree[i] = i;
     }
     if (order == SWAI_NHR_BITREV) {
-        order_by_bitrev(N, false, tree);
+        order_by_bitrev(N, tree);
     } else if (order == SWAI_NHR_BEST) {
         positions(N, tree, pos);
         cost(N, pos, buf, &bw, &bt);
-        for (int down = 0; down < 2; down++) {
+        for (int K = 0; K <= swai_nhr_steps(N); K++) {
             long w, t;
 
-            order_by_bitrev(N, down, cand);
+            order_split(N, K, cand);
             positions(N, cand, pos);
             cost(N, pos, buf, &w, &t);
             if (lower(w, t, bw, bt)) {
@@ -153,7 +189,7 @@ int swai_nhr_order(int N, enum swai_nhr_order order, int *tree)
             }
         }
         /* neighbour swaps while they help, within a work budget */
-        budget = 8000000 / ((long)N * N);  /* a cost() is ~N^2 slices */
+        budget = 2000000 / ((long)N * N);  /* a cost() is ~N^2 slices */
         for (bool better = true; better && budget > 0;) {
             better = false;
             for (int i = 0; i + 1 < N && budget > 0; i++, budget--) {

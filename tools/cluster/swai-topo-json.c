@@ -463,14 +463,23 @@ static int resolve(const char *arg, char *path, size_t len)
 {
     const char *env = getenv("SWAI_TOPO_PATH");
     size_t al = strlen(arg);
-    char dirs[PATH_MAX * 2];
+    char dirs[PATH_MAX * 3];
 
     if (strchr(arg, '/') || (al > 5 && !strcmp(arg + al - 5, ".json"))) {
         snprintf(path, len, "%s", arg);
         return 0;
     }
-    snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env ? ":" : "",
-             SWAI_TOPO_DIR);
+    char exe[PATH_MAX], *slash;
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+    /* an installed tool's presets are in ../share/swai/topologies */
+    exe[el > 0 ? el : 0] = 0;
+    slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = 0;
+    }
+    snprintf(dirs, sizeof(dirs), "%s%s%s:%s/../share/swai/topologies",
+             env ? env : "", env ? ":" : "", SWAI_TOPO_DIR, exe);
     for (char *save, *d = strtok_r(dirs, ":", &save); d;
          d = strtok_r(NULL, ":", &save)) {
         snprintf(path, len, "%s/%s.json", d, arg);

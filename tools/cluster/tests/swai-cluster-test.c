@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "swai-gen.h"
+#include "swai-msccl.h"
 #include "swai-sched.h"
 #include "swai-topo.h"
 #include "tap.h"
@@ -220,6 +221,16 @@ static void test_nhr_pieces(void)
 		for (int k = 0; k < S; k++)
 			CHECK_EQ(most[k], 1);
 	}
+	/* odd N: about sqrt(N) pieces at most, where the identity has N/2 */
+	for (int N = 255; N <= 511; N += 128) {
+		int S, worst = 0;
+
+		CHECK_EQ(swai_nhr_order(N, SWAI_NHR_BEST, tree), 0);
+		S = swai_nhr_pieces(N, tree, most, 16);
+		for (int k = 0; k < S; k++)
+			worst = most[k] > worst ? most[k] : worst;
+		CHECK(worst <= 2 * 23 + 1 && (N != 255 || worst <= 9));
+	}
 	CHECK_EQ(swai_nhr_order(5, SWAI_NHR_BEST, tree), 0);
 	swai_nhr_pieces(5, tree, most, 16);
 	CHECK_EQ(most[0], 2);
@@ -418,13 +429,107 @@ static void test_topo_errors(void)
 	}
 }
 
+/* Every generator's schedule survives JSON and MSCCL XML and still verifies. */
+static void test_roundtrips(void)
+{
+	for (int g = 0; swai_gens[g]; g++) {
+		for (int c = 0; c < SWAI_COLL_N; c++) {
+			for (int N = 2; N <= 9 && (swai_gens[g]->colls & (1u << c)); N++) {
+				struct swai_sched s, j, x;
+				char why[256], *text, *xml;
+
+				if (swai_gen_build(&s, swai_gens[g]->name, c, N, NULL, why,
+						   sizeof(why)))
+					continue;
+				text = swai_sched_dump(&s);
+				CHECK(text && !swai_sched_parse(&j, text, why, sizeof(why)));
+				CHECK(!swai_sched_verify(&j, why, sizeof(why)));
+				xml = swai_msccl_export(&s);
+				CHECK(xml);
+				if (swai_msccl_import(&x, xml, strlen(xml), why, sizeof(why)) ||
+				    swai_sched_verify(&x, why, sizeof(why))) {
+					printf("# %s %s N=%d: %s\n", s.name,
+					       swai_coll_name(c), N, why);
+					CHECK(0);
+				} else {
+					CHECK_EQ(x.ranks[0].nsteps, s.ranks[0].nsteps);
+				}
+				free(text);
+				free(xml);
+				swai_sched_free(&s);
+				swai_sched_free(&j);
+				swai_sched_free(&x);
+			}
+		}
+	}
+}
+
+/* A schedule written the way MSCCL's tools write them: rcs chains. */
+static void test_msccl_import(void)
+{
+	static const char xml[] =
+		"<algo name=\"ring_ag\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"3\" "
+		"ngpus=\"3\" coll=\"allgather\" inplace=\"0\">\n"
+		"%s</algo>\n";
+	char gpus[4096] = "", doc[8192], why[256];
+	struct swai_sched s;
+
+	for (int r = 0; r < 3; r++) {
+		char g[1024];
+		int next = (r + 1) % 3, prev = (r + 2) % 3;
+
+		snprintf(g, sizeof(g),
+			 " <gpu id=\"%d\" i_chunks=\"1\" o_chunks=\"3\" s_chunks=\"0\">\n"
+			 "  <tb id=\"0\" send=\"%d\" recv=\"-1\" chan=\"0\">\n"
+			 "   <step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" "
+			 "dstoff=\"%d\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+			 "  </tb>\n"
+			 "  <tb id=\"1\" send=\"%d\" recv=\"%d\" chan=\"0\">\n"
+			 "   <step s=\"0\" type=\"rcs\" srcbuf=\"o\" srcoff=\"%d\" dstbuf=\"o\" "
+			 "dstoff=\"%d\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+			 "   <step s=\"1\" type=\"r\" srcbuf=\"o\" srcoff=\"%d\" dstbuf=\"o\" "
+			 "dstoff=\"%d\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+			 "  </tb>\n"
+			 "  <tb id=\"2\" send=\"-1\" recv=\"-1\" chan=\"0\">\n"
+			 "   <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" "
+			 "dstoff=\"%d\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n"
+			 "  </tb>\n"
+			 " </gpu>\n", r, next, r, next, prev, prev, prev, (prev + 2) % 3,
+			 (prev + 2) % 3, r);
+		strcat(gpus, g);
+	}
+	snprintf(doc, sizeof(doc), xml, gpus);
+	CHECK_EQ(swai_msccl_import(&s, doc, strlen(doc), why, sizeof(why)), 0);
+	if (swai_sched_verify(&s, why, sizeof(why))) {
+		printf("# %s\n", why);
+		CHECK(0);
+	}
+	CHECK_EQ(s.ranks[0].nsteps, 5);
+	swai_sched_free(&s);
+
+	CHECK_EQ(swai_msccl_import(&s, "<algo", 5, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "not XML") != NULL);
+	CHECK_EQ(swai_msccl_import(&s, "<x/>", 4, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "<algo>") != NULL);
+	snprintf(doc, sizeof(doc), "<algo ngpus=\"2\" coll=\"alltoallv\"/>");
+	CHECK_EQ(swai_msccl_import(&s, doc, strlen(doc), why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "coll") != NULL);
+	CHECK_EQ(swai_sched_parse(&s, "{\"swai_schedule\": 1, \"name\": \"x\", "
+				  "\"collective\": \"allreduce\", \"ranks\": 2, \"chunks\": 1, "
+				  "\"steps\": [[{\"op\": \"send\", \"peer\": 5, \"src\": \"in:0\", "
+				  "\"count\": 1, \"round\": 0}], []]}", why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "steps[0][0]: peer") != NULL);
+}
+
 static const struct tap_test tests[] = {
+	{ "schedules: JSON and MSCCL XML round trips verify", test_roundtrips },
+	{ "MSCCL import: rcs chains, errors", test_msccl_import },
 	{ "NHR: seed 000's D table, sum N-1 to 4096", test_nhr_d_table },
 	{ "NHR: seed 000's N=4 tables, standard and reordered", test_nhr_n4_tables },
 	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
 	{ "generators: every collective, N=1..40, verified", test_generators_verify },
 	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
-	{ "NHR reordering: contiguous where possible, best <= others", test_nhr_pieces },
+	{ "NHR reordering: contiguous where possible, ~sqrt(N) for odd N", test_nhr_pieces },
 	{ "verify: missing dependencies, double counting, unmatched sends",
 	  test_verify_catches },
 	{ "generators: errors", test_gen_errors },

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-sched - look at, check and convert schedules and topologies
+ * (Documentation/cluster.md §5).
+ *
+ *   swccl-sched table  -c allreduce -a NHR -n 4 [--order bitrev]
+ *   swccl-sched verify -c allgather -a HD -n 8     (or --in FILE)
+ *   swccl-sched export -c allreduce -a RING -n 8 --format json|msccl
+ *   swccl-sched pieces --max 1024                  (NHR reordering report)
+ *   swccl-sched topo   -t mesh8 [--route 0,5]
+ *
+ * --in reads a schedule file (.json: this project's, .xml: MSCCL's)
+ * instead of generating one.  Exit status 0, 1 on a failed check, 2 on bad
+ * usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swai-cli.h"
+#include "swai-gen.h"
+#include "swai-msccl.h"
+#include "swai-sched.h"
+#include "swai-topo.h"
+
+#define PROG "swccl-sched"
+
+struct args {
+	const char *cmd, *coll, *algo, *in, *format, *topo, *route;
+	int nranks, root, max;
+	enum swai_nhr_order order;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " table|verify|export|pieces|topo [options]\n"
+		"  -c, --coll NAME     allreduce reducescatter allgather broadcast reduce\n"
+		"  -a, --algo NAME     RING MESH1 MESH2 HD NHR RB\n"
+		"  -n, --ranks N       ranks (1..%d)\n"
+		"  -r, --root R        root of broadcast/reduce\n"
+		"      --order O       NHR AllReduce slice order: best identity bitrev\n"
+		"      --in FILE       a schedule file (.json or MSCCL .xml)\n"
+		"      --format F      export as json (default) or msccl\n"
+		"      --max N         pieces: report N = 2..N (default 1024)\n"
+		"  -t, --topo T        topo: a preset name or a file\n"
+		"      --route A,B     topo: the route from card A to card B\n",
+		SWAI_SCHED_MAX_RANKS);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t got;
+
+		if (*len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = 2 * cap + 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	buf[*len] = 0;
+	return buf;
+}
+
+/* The schedule the arguments name: generated, or read from --in. */
+static int get_sched(const struct args *a, struct swai_sched *s)
+{
+	struct swai_gen_opts o = { .root = a->root, .nhr_order = a->order };
+	char why[512];
+	int c, ret;
+
+	if (a->in) {
+		size_t len;
+		char *text = slurp(a->in, &len);
+		size_t pl = strlen(a->in);
+
+		if (!text) {
+			fprintf(stderr, PROG ": %s: %s\n", a->in, strerror(errno));
+			return -1;
+		}
+		ret = pl > 4 && !strcmp(a->in + pl - 4, ".xml") ?
+		      swai_msccl_import(s, text, len, why, sizeof(why)) :
+		      swai_sched_parse(s, text, why, sizeof(why));
+		free(text);
+		if (ret)
+			fprintf(stderr, PROG ": %s: %s\n", a->in, why);
+		return ret ? -1 : 0;
+	}
+	c = a->coll ? swai_coll_parse(a->coll) : -1;
+	if (c < 0 || !a->algo || a->nranks < 1) {
+		fprintf(stderr, PROG ": give -c COLL -a ALGO -n N, or --in FILE\n");
+		return -1;
+	}
+	ret = swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, PROG ": %s\n", why);
+	return ret ? -1 : 0;
+}
+
+static int cmd_pieces(const struct args *a)
+{
+	int *tree = malloc((size_t)a->max * sizeof(*tree)), most[20];
+	static const char *const names[] = { "best", "identity", "bitrev" };
+
+	if (!tree)
+		return 1;
+	printf("# NHR: pieces of the most fragmented message, per step "
+	       "(ReduceScatter; AllGather mirrors it)\n");
+	printf("%6s %-9s %s\n", "N", "order", "pieces per step (step 0 first), total");
+	for (int N = 2; N <= a->max; N++) {
+		for (int o = 0; o < 3; o++) {
+			int S, sum = 0;
+
+			if (swai_nhr_order(N, o, tree))
+				return 1;
+			S = swai_nhr_pieces(N, tree, most, 20);
+			printf("%6d %-9s", N, names[o]);
+			for (int k = 0; k < S; k++) {
+				printf(" %d", most[k]);
+				sum += most[k];
+			}
+			printf("  = %d\n", sum);
+		}
+	}
+	free(tree);
+	return 0;
+}
+
+static int cmd_topo(const struct args *a)
+{
+	struct swai_topo t;
+	char why[512], *dump;
+
+	if (swai_topo_load(&t, a->topo ? a->topo : "mesh8", why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
+	if (a->route) {
+		struct swai_topo_route r;
+		char pair[64], *comma;
+		long x, y;
+
+		snprintf(pair, sizeof(pair), "%s", a->route);
+		comma = strchr(pair, ',');
+		if (comma)
+			*comma = 0;
+		if (!comma || swai_cli_long(pair, 0, t.ncards - 1, &x) ||
+		    swai_cli_long(comma + 1, 0, t.ncards - 1, &y)) {
+			fprintf(stderr, PROG ": --route A,B: two cards of 0..%d\n",
+				t.ncards - 1);
+			swai_topo_free(&t);
+			return 2;
+		}
+		if (swai_topo_route(&t, (int)x, (int)y, &r, why, sizeof(why))) {
+			fprintf(stderr, PROG ": %s\n", why);
+			swai_topo_free(&t);
+			return 1;
+		}
+		printf("%s -> %s: %d hops, %llu ns, %u MB/s:", t.devs[t.card_dev[x]].name,
+		       t.devs[t.card_dev[y]].name, r.nhops,
+		       (unsigned long long)r.latency_ns, r.mbps);
+		for (int h = 0; h < r.nhops; h++) {
+			const struct swai_topo_link *l = &t.links[r.hops[h].link];
+
+			printf(" %s->%s", t.devs[r.hops[h].dir ? l->b : l->a].name,
+			       t.devs[r.hops[h].dir ? l->a : l->b].name);
+		}
+		printf("\n");
+		swai_topo_route_free(&r);
+	} else {
+		dump = swai_topo_dump(&t);
+		printf("%s\n", dump ? dump : "(out of memory)");
+		free(dump);
+	}
+	swai_topo_free(&t);
+	return 0;
+}
+
+static int run(const struct args *a)
+{
+	struct swai_sched s;
+	char why[512], *out;
+	int ret = 0;
+
+	if (!strcmp(a->cmd, "pieces"))
+		return cmd_pieces(a);
+	if (!strcmp(a->cmd, "topo"))
+		return cmd_topo(a);
+	if (strcmp(a->cmd, "table") && strcmp(a->cmd, "verify") &&
+	    strcmp(a->cmd, "export")) {
+		fprintf(stderr, PROG ": no command \"%s\"\n", a->cmd);
+		usage(stderr);
+		return 2;
+	}
+	if (get_sched(a, &s))
+		return 1;
+	if (!strcmp(a->cmd, "table")) {
+		swai_sched_print_table(&s, stdout);
+	} else if (!strcmp(a->cmd, "verify")) {
+		ret = swai_sched_verify(&s, why, sizeof(why)) ? 1 : 0;
+		if (ret)
+			fprintf(stderr, PROG ": %s\n", why);
+		else
+			printf("%s %s on %d ranks: correct (%d rounds)\n", s.name,
+			       swai_coll_name(s.coll), s.nranks, swai_sched_rounds(&s));
+	} else {
+		bool msccl = a->format && !strcmp(a->format, "msccl");
+
+		if (a->format && !msccl && strcmp(a->format, "json")) {
+			fprintf(stderr, PROG ": --format json or msccl\n");
+			swai_sched_free(&s);
+			return 2;
+		}
+		out = msccl ? swai_msccl_export(&s) : swai_sched_dump(&s);
+		printf("%s%s", out ? out : "", msccl ? "" : "\n");
+		ret = !out;
+		free(out);
+	}
+	swai_sched_free(&s);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "coll", required_argument, NULL, 'c' },
+		{ "algo", required_argument, NULL, 'a' },
+		{ "ranks", required_argument, NULL, 'n' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "in", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "max", required_argument, NULL, 'm' },
+		{ "topo", required_argument, NULL, 't' },
+		{ "route", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct args a = { .max = 1024 };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "c:a:n:r:t:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': a.coll = optarg; break;
+		case 'a': a.algo = optarg; break;
+		case 'n':
+			a.nranks = (int)swai_cli_long_or_exit(PROG, "-n", optarg, 1,
+							      SWAI_SCHED_MAX_RANKS);
+			break;
+		case 'r':
+			a.root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0,
+							    SWAI_SCHED_MAX_RANKS - 1);
+			break;
+		case 'o':
+			if (!strcmp(optarg, "best") || !strcmp(optarg, "identity") ||
+			    !strcmp(optarg, "bitrev")) {
+				a.order = !strcmp(optarg, "best") ? SWAI_NHR_BEST :
+					  !strcmp(optarg, "identity") ? SWAI_NHR_IDENTITY :
+					  SWAI_NHR_BITREV;
+				break;
+			}
+			fprintf(stderr, PROG ": --order best, identity or bitrev\n");
+			return 2;
+		case 'i': a.in = optarg; break;
+		case 'f': a.format = optarg; break;
+		case 'm':
+			a.max = (int)swai_cli_long_or_exit(PROG, "--max", optarg, 2, 4096);
+			break;
+		case 't': a.topo = optarg; break;
+		case 'R': a.route = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	a.cmd = argv[optind];
+	return run(&a);
+}
