@@ -287,7 +287,7 @@ $(B)/bin/sdaa-alloc-bench: $(call objs,obj,tools/bench/sdaa-alloc-bench.c $(SUBA
 	$(CC) -o $@ $(filter %.o %.a,$^) $(SDAA_LINK) $(RPATH) -lpthread -lm
 # swccl-sched: schedules and topologies, on the host (tools/cluster/).
 $(B)/bin/swccl-sched: $(call objs,obj,tools/cluster/swccl-sched.c) $(B)/obj/lib/libswaicluster.a \
-		$(B)/obj/lib/libswaicli.a
+		$(B)/obj/lib/libswaicard.a $(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(CLUSTER_LIBS) -lm
 $(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicards.a \
@@ -320,7 +320,7 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test
 unit-tests: $(UT_BIN)
 $(B)/tests/swai-cluster-test: $(B)/san/tools/cluster/tests/swai-cluster-test.o \
-		$(B)/san/lib/libswaicluster.a
+		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
 $(B)/tests/swai-cli-test: $(B)/san/tools/lib/tests/swai-cli-test.o $(B)/san/lib/libswaicli.a

@@ -151,10 +151,35 @@ static void cal_insert(struct swai_cal *c, unsigned i, uint64_t at, uint64_t d)
     c->n++;
 }
 
-/* Book 'd' ps in the first gap at or after 'ready'; returns its end. */
-static uint64_t cal_book(struct swai_cal *c, uint64_t ready, uint64_t d)
+/* The first start >= ready with d ps free, and the interval it precedes. */
+static uint64_t cal_fit(const struct swai_cal *c, uint64_t ready, uint64_t d,
+                        unsigned *at_i)
 {
     uint64_t at = ready;
+    unsigned i;
+
+    for (i = cal_first_after(c, ready); i < c->n; i++) {
+        if (c->a[c->s + i] >= at + d) {
+            break;              /* the gap before interval i fits */
+        }
+        if (c->b[c->s + i] > at) {
+            at = c->b[c->s + i];
+        }
+    }
+    *at_i = i;
+    return at;
+}
+
+uint64_t swai_cal_fit(const struct swai_cal *c, uint64_t ready, uint64_t d)
+{
+    unsigned i;
+
+    return d ? cal_fit(c, ready, d, &i) : ready;
+}
+
+uint64_t swai_cal_book(struct swai_cal *c, uint64_t ready, uint64_t d)
+{
+    uint64_t at;
     unsigned i;
 
     if (!d) {
@@ -166,14 +191,7 @@ static uint64_t cal_book(struct swai_cal *c, uint64_t ready, uint64_t d)
         c->s++;
         c->n--;
     }
-    for (i = cal_first_after(c, ready); i < c->n; i++) {
-        if (c->a[c->s + i] >= at + d) {
-            break;              /* the gap before interval i fits */
-        }
-        if (c->b[c->s + i] > at) {
-            at = c->b[c->s + i];
-        }
-    }
+    at = cal_fit(c, ready, d, &i);
     cal_insert(c, i, at, d);
     return at + d;
 }
@@ -191,7 +209,7 @@ uint64_t swai_timing_chunk(struct swai_timing *t, uint64_t start_ps,
             continue;
         }
         d = swai_timing_ps(bytes[r], t->mbps[r]);
-        done = res_shared(r) ? cal_book(&t->cal[r], start_ps, d)
+        done = res_shared(r) ? swai_cal_book(&t->cal[r], start_ps, d)
                              : start_ps + d;
         if (done > end) {
             end = done;

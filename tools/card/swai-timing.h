@@ -98,6 +98,15 @@ struct swai_cal {
     uint64_t a[2 * SWAI_CAL_SLOTS], b[2 * SWAI_CAL_SLOTS];
 };
 
+/*
+ * Book d ps on @c in the first gap at or after @ready; the booking's end.
+ * An empty calendar is all zeroes.  Also what a fabric link's direction
+ * is booked on (tools/cluster/swai-sched-cost.c).
+ */
+uint64_t swai_cal_book(struct swai_cal *c, uint64_t ready, uint64_t d);
+/* Where swai_cal_book would put it, without booking: its start. */
+uint64_t swai_cal_fit(const struct swai_cal *c, uint64_t ready, uint64_t d);
+
 struct swai_timing {
     uint32_t mbps[SWAI_RES_N];
     struct swai_cal cal[SWAI_RES_N];    /* used for shared paths only */

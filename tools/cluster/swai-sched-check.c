@@ -234,41 +234,6 @@ static int check_result(struct run *x, char *why, size_t n)
     return 0;
 }
 
-/* The step index of the send each receive gets; -1 unmatched. */
-static int match_all(struct run *x)
-{
-    const struct swai_sched *s = x->s;
-
-    for (int a = 0; a < s->nranks; a++) {
-        int *cursor = calloc((size_t)s->nranks, sizeof(*cursor));
-
-        if (!cursor) {
-            return -1;
-        }
-        for (int i = 0; i < s->ranks[a].nsteps; i++) {
-            const struct swai_step *st = &s->ranks[a].steps[i];
-            const struct swai_sched_rank *rb;
-            int j;
-
-            if (st->op != SWAI_STEP_SEND) {
-                continue;
-            }
-            rb = &s->ranks[st->peer];
-            for (j = cursor[st->peer]; j < rb->nsteps; j++) {
-                if ((rb->steps[j].op == SWAI_STEP_RECV ||
-                     rb->steps[j].op == SWAI_STEP_RECV_REDUCE) &&
-                    rb->steps[j].peer == a) {
-                    x->match[st->peer][j] = i;
-                    break;
-                }
-            }
-            cursor[st->peer] = j + 1;
-        }
-        free(cursor);
-    }
-    return 0;
-}
-
 static void run_free(struct run *x)
 {
     for (int b = 0; b < SWAI_BUF_N; b++) {
@@ -285,16 +250,14 @@ static void run_free(struct run *x)
         if (x->done) {
             free(x->done[r]);
         }
-        if (x->match) {
-            free(x->match[r]);
-        }
     }
+    swai_sched_match_free(x->s, x->match);
     free(x->msg);
     free(x->done);
-    free(x->match);
 }
 
-static int run_init(struct run *x, const struct swai_sched *s, bool latest)
+static int run_init(struct run *x, const struct swai_sched *s, bool latest,
+                    char *why, size_t n)
 {
     size_t N = (size_t)s->nranks;
 
@@ -303,8 +266,7 @@ static int run_init(struct run *x, const struct swai_sched *s, bool latest)
     x->latest = latest;
     x->msg = calloc(N, sizeof(*x->msg));
     x->done = calloc(N, sizeof(*x->done));
-    x->match = calloc(N, sizeof(*x->match));
-    if (!x->msg || !x->done || !x->match) {
+    if (!x->msg || !x->done) {
         return -1;
     }
     for (int b = 0; b < SWAI_BUF_N; b++) {
@@ -319,15 +281,14 @@ static int run_init(struct run *x, const struct swai_sched *s, bool latest)
 
         x->msg[r] = calloc(ns, sizeof(*x->msg[r]));
         x->done[r] = calloc(ns, 1);
-        x->match[r] = calloc(ns, sizeof(int));
-        if (!x->msg[r] || !x->done[r] || !x->match[r]) {
+        if (!x->msg[r] || !x->done[r]) {
             return -1;
         }
         for (uint32_t c = 0; c < s->in_chunks; c++) {
             *at(x, r, SWAI_BUF_IN, c) = (struct val){ weight(r, c), 1 };
         }
     }
-    return match_all(x);
+    return swai_sched_match(s, &x->match, why, n);
 }
 
 int swai_sched_verify(const struct swai_sched *s, char *why, size_t n)
@@ -340,9 +301,11 @@ int swai_sched_verify(const struct swai_sched *s, char *why, size_t n)
         char inner[200];
         int ret;
 
-        ret = run_init(&x, s, order);
+        ret = run_init(&x, s, order, inner, sizeof(inner));
         if (ret) {
-            snprintf(inner, sizeof(inner), "out of memory");
+            if (ret != -EINVAL) {
+                snprintf(inner, sizeof(inner), "out of memory");
+            }
         } else {
             ret = run_all(&x, inner, sizeof(inner));
         }

@@ -426,17 +426,26 @@ static int check_step(const struct swai_sched *s, int rank, int i,
     return 0;
 }
 
-/* Every SEND a -> b matched, in order and count, by a receive at b. */
-static int check_pairs(const struct swai_sched *s, int a, char *why,
-                       size_t n)
+static bool is_recv(const struct swai_step *st)
+{
+    return st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
+}
+
+void swai_sched_match_free(const struct swai_sched *s, int **match)
+{
+    for (int r = 0; match && r < s->nranks; r++) {
+        free(match[r]);
+    }
+    free(match);
+}
+
+/* Rank a's sends against their receivers' receives, in issue order. */
+static int match_sends(const struct swai_sched *s, int a, int **match,
+                       int *cursor, char *why, size_t n)
 {
     const struct swai_sched_rank *ra = &s->ranks[a];
-    int *cursor = calloc((size_t)s->nranks, sizeof(*cursor));
 
-    if (!cursor) {
-        snprintf(why, n, "out of memory");
-        return -1;
-    }
+    memset(cursor, 0, (size_t)s->nranks * sizeof(*cursor));
     for (int i = 0; i < ra->nsteps; i++) {
         const struct swai_step *st = &ra->steps[i];
         const struct swai_sched_rank *rb;
@@ -447,10 +456,7 @@ static int check_pairs(const struct swai_sched *s, int a, char *why,
         }
         rb = &s->ranks[st->peer];
         for (j = cursor[st->peer]; j < rb->nsteps; j++) {
-            const struct swai_step *q = &rb->steps[j];
-
-            if ((q->op == SWAI_STEP_RECV || q->op == SWAI_STEP_RECV_REDUCE)
-                && q->peer == a) {
+            if (is_recv(&rb->steps[j]) && rb->steps[j].peer == a) {
                 break;
             }
         }
@@ -459,28 +465,55 @@ static int check_pairs(const struct swai_sched *s, int a, char *why,
                      "which %s", a, i, st->count, st->peer,
                      j == rb->nsteps ? "never receives them" :
                      "receives a different count");
-            free(cursor);
-            return -1;
+            return -EINVAL;
         }
+        match[st->peer][j] = i;
         cursor[st->peer] = j + 1;
     }
-    for (int b = 0; b < s->nranks; b++) {
-        const struct swai_sched_rank *rb = &s->ranks[b];
+    return 0;
+}
 
-        for (int j = cursor[b]; b != a && j < rb->nsteps; j++) {
-            const struct swai_step *q = &rb->steps[j];
+int swai_sched_match(const struct swai_sched *s, int ***out, char *why,
+                     size_t n)
+{
+    int **match = calloc((size_t)s->nranks, sizeof(*match));
+    int *cursor = calloc((size_t)s->nranks, sizeof(*cursor));
+    int ret = match && cursor ? 0 : -ENOMEM;
 
-            if ((q->op == SWAI_STEP_RECV || q->op == SWAI_STEP_RECV_REDUCE)
-                && q->peer == a) {
+    for (int r = 0; !ret && r < s->nranks; r++) {
+        match[r] = malloc(((size_t)s->ranks[r].nsteps + 1) * sizeof(int));
+        if (!match[r]) {
+            ret = -ENOMEM;
+            break;
+        }
+        for (int i = 0; i < s->ranks[r].nsteps; i++) {
+            match[r][i] = -1;
+        }
+    }
+    for (int a = 0; !ret && a < s->nranks; a++) {
+        ret = match_sends(s, a, match, cursor, why, n);
+    }
+    for (int b = 0; !ret && b < s->nranks; b++) {
+        for (int j = 0; j < s->ranks[b].nsteps; j++) {
+            if (is_recv(&s->ranks[b].steps[j]) && match[b][j] < 0) {
                 snprintf(why, n, "rank %d step %d receives from rank %d, "
-                         "which sends nothing more", b, j, a);
-                free(cursor);
-                return -1;
+                         "which sends nothing more", b, j,
+                         s->ranks[b].steps[j].peer);
+                ret = -EINVAL;
+                break;
             }
         }
     }
+    if (ret == -ENOMEM) {
+        snprintf(why, n, "out of memory");
+    }
     free(cursor);
-    return 0;
+    if (ret) {
+        swai_sched_match_free(s, match);
+        match = NULL;
+    }
+    *out = match;
+    return ret;
 }
 
 int swai_sched_validate(const struct swai_sched *s, char *why, size_t n)
@@ -501,10 +534,10 @@ int swai_sched_validate(const struct swai_sched *s, char *why, size_t n)
             }
         }
     }
-    for (int r = 0; r < s->nranks; r++) {
-        if (check_pairs(s, r, why, n)) {
-            return -EINVAL;
-        }
+    {
+        int **match, ret = swai_sched_match(s, &match, why, n);
+
+        swai_sched_match_free(s, match);
+        return ret;
     }
-    return 0;
 }

@@ -147,6 +147,16 @@ int swai_sched_autodeps(struct swai_sched *s);
 int swai_sched_validate(const struct swai_sched *s, char *why, size_t n);
 
 /*
+ * For every receive, the index of the send it gets at its peer:
+ * (*match)[r][i], -1 for the other steps; free with swai_sched_match_free.
+ * 0, or -EINVAL (a send nobody receives, a count that differs, a receive
+ * with no send left) with @why, or -ENOMEM.
+ */
+int swai_sched_match(const struct swai_sched *s, int ***match, char *why,
+                     size_t n);
+void swai_sched_match_free(const struct swai_sched *s, int **match);
+
+/*
  * swai-sched-check.c: run the schedule symbolically (every chunk's value
  * a fingerprint of the contributions it holds) in two orders, earliest
  * step first and latest step first among those ready, and check the

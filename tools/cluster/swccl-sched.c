@@ -8,6 +8,8 @@
  *   swccl-sched export -c allreduce -a RING -n 8 --format json|msccl
  *   swccl-sched pieces --max 1024                  (NHR reordering report)
  *   swccl-sched topo   -t mesh8 [--route 0,5]
+ *   swccl-sched cost   -t mesh8 -c allreduce -n 8 -b 32M [-a ALGO|all]
+ *   swccl-sched select -t mesh8 -c allreduce       (the cheapest per N, size)
  *
  * --in reads a schedule file (.json: this project's, .xml: MSCCL's)
  * instead of generating one.  Exit status 0, 1 on a failed check, 2 on bad
@@ -19,10 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "swai-cli.h"
 #include "swai-gen.h"
 #include "swai-msccl.h"
+#include "swai-sched-cost.h"
 #include "swai-sched.h"
 #include "swai-topo.h"
 
@@ -31,13 +35,14 @@
 struct args {
 	const char *cmd, *coll, *algo, *in, *format, *topo, *route;
 	int nranks, root, max;
+	uint64_t bytes;
 	enum swai_nhr_order order;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " table|verify|export|pieces|topo [options]\n"
+		"usage: " PROG " table|verify|export|pieces|topo|cost|select [options]\n"
 		"  -c, --coll NAME     allreduce reducescatter allgather broadcast reduce\n"
 		"  -a, --algo NAME     RING MESH1 MESH2 HD NHR RB\n"
 		"  -n, --ranks N       ranks (1..%d)\n"
@@ -47,7 +52,8 @@ static void usage(FILE *f)
 		"      --format F      export as json (default) or msccl\n"
 		"      --max N         pieces: report N = 2..N (default 1024)\n"
 		"  -t, --topo T        topo: a preset name or a file\n"
-		"      --route A,B     topo: the route from card A to card B\n",
+		"      --route A,B     topo: the route from card A to card B\n"
+		"  -b, --bytes SIZE    cost: the message (nccl-tests' size; default 32M)\n",
 		SWAI_SCHED_MAX_RANKS);
 }
 
@@ -197,6 +203,111 @@ static int cmd_topo(const struct args *a)
 	return 0;
 }
 
+/* nccl-tests' busbw factor, and the bytes a schedule's chunks cut. */
+static double bus_factor(int c, int N)
+{
+	if (c == SWAI_COLL_ALLREDUCE)
+		return 2.0 * (N - 1) / N;
+	if (c == SWAI_COLL_BROADCAST || c == SWAI_COLL_REDUCE)
+		return 1.0;
+	return (double)(N - 1) / N;
+}
+
+static uint64_t sched_bytes(int c, int N, uint64_t size)
+{
+	bool wide = c == SWAI_COLL_ALLGATHER || c == SWAI_COLL_REDUCESCATTER ||
+		    c == SWAI_COLL_ALLTOALL;
+
+	return wide ? size / (uint64_t)N : size;
+}
+
+/* The modeled time of @algo (us), or a negative value if it cannot run. */
+static double cost_of(const struct swai_topo *t, const char *algo, int c, int N,
+		      uint64_t size, char *why, size_t n)
+{
+	struct swai_sched_cost_in in = { .bytes = sched_bytes(c, N, size) };
+	struct swai_sched_cost_out out;
+	struct swai_sched s;
+	int ret;
+
+	if (swai_gen_build(&s, algo, c, N, NULL, why, n))
+		return -1;
+	ret = swai_sched_cost(&s, t, &in, &out, why, n);
+	swai_sched_free(&s);
+	return ret ? -1 : out.ps / 1e6;
+}
+
+static int cmd_cost(const struct args *a, bool select)
+{
+	int c = a->coll ? swai_coll_parse(a->coll) : -1;
+	struct swai_topo t;
+	char why[512];
+
+	if (c < 0) {
+		fprintf(stderr, PROG ": -c COLL\n");
+		return 2;
+	}
+	if (swai_topo_load(&t, a->topo ? a->topo : "mesh8", why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
+	if (!select) {
+		int N = a->nranks ? a->nranks : t.ncards;
+
+		printf("# %s on %s, %d ranks, %llu bytes (modeled: card timing + link "
+		       "calendars)\n", swai_coll_name(c), t.name, N,
+		       (unsigned long long)a->bytes);
+		printf("%-6s %12s %10s %10s\n", "algo", "time_us", "algbw", "busbw");
+		for (int g = 0; swai_gens[g]; g++) {
+			double us;
+
+			if (a->algo && strcasecmp(a->algo, "all") &&
+			    strcasecmp(a->algo, swai_gens[g]->name))
+				continue;
+			us = cost_of(&t, swai_gens[g]->name, c, N, a->bytes, why,
+				     sizeof(why));
+			if (us < 0) {
+				printf("%-6s %12s  (%s)\n", swai_gens[g]->name, "-", why);
+				continue;
+			}
+			printf("%-6s %12.2f %10.2f %10.2f\n", swai_gens[g]->name, us,
+			       a->bytes / us / 1e3,
+			       a->bytes / us / 1e3 * bus_factor(c, N));
+		}
+	} else {
+		printf("# %s on %s: the cheapest algorithm per ranks and size\n",
+		       swai_coll_name(c), t.name);
+		printf("%6s", "size");
+		for (int N = 2; N <= t.ncards && N <= 16; N++)
+			printf(" %6s%-2d", "N=", N);
+		printf("\n");
+		for (uint64_t size = 1024; size <= (256ull << 20); size *= 4) {
+			if (size >= (1u << 20))
+				printf("%5lluM", (unsigned long long)(size >> 20));
+			else
+				printf("%5lluK", (unsigned long long)(size >> 10));
+			for (int N = 2; N <= t.ncards && N <= 16; N++) {
+				const char *best = "-";
+				double bus = -1;
+
+				for (int g = 0; swai_gens[g]; g++) {
+					double us = cost_of(&t, swai_gens[g]->name, c, N,
+							    size, why, sizeof(why));
+
+					if (us >= 0 && (bus < 0 || us < bus)) {
+						bus = us;
+						best = swai_gens[g]->name;
+					}
+				}
+				printf(" %8s", best);
+			}
+			printf("\n");
+		}
+	}
+	swai_topo_free(&t);
+	return 0;
+}
+
 static int run(const struct args *a)
 {
 	struct swai_sched s;
@@ -207,6 +318,8 @@ static int run(const struct args *a)
 		return cmd_pieces(a);
 	if (!strcmp(a->cmd, "topo"))
 		return cmd_topo(a);
+	if (!strcmp(a->cmd, "cost") || !strcmp(a->cmd, "select"))
+		return cmd_cost(a, !strcmp(a->cmd, "select"));
 	if (strcmp(a->cmd, "table") && strcmp(a->cmd, "verify") &&
 	    strcmp(a->cmd, "export")) {
 		fprintf(stderr, PROG ": no command \"%s\"\n", a->cmd);
@@ -254,13 +367,14 @@ int main(int argc, char **argv)
 		{ "max", required_argument, NULL, 'm' },
 		{ "topo", required_argument, NULL, 't' },
 		{ "route", required_argument, NULL, 'R' },
+		{ "bytes", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct args a = { .max = 1024 };
+	struct args a = { .max = 1024, .bytes = 32ull << 20 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:a:n:r:t:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:a:n:r:t:b:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': a.coll = optarg; break;
 		case 'a': a.algo = optarg; break;
@@ -289,6 +403,7 @@ int main(int argc, char **argv)
 			break;
 		case 't': a.topo = optarg; break;
 		case 'R': a.route = optarg; break;
+		case 'b': a.bytes = swai_cli_size_or_exit(PROG, "-b", optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -13,6 +13,7 @@
 
 #include "swai-gen.h"
 #include "swai-msccl.h"
+#include "swai-sched-cost.h"
 #include "swai-sched.h"
 #include "swai-topo.h"
 #include "tap.h"
@@ -521,7 +522,85 @@ static void test_msccl_import(void)
 	CHECK(strstr(why, "steps[0][0]: peer") != NULL);
 }
 
+static uint64_t cost_ps(const struct swai_topo *t, const char *algo, enum swai_coll c,
+		       int N, uint64_t bytes)
+{
+	struct swai_sched_cost_in in = { .bytes = bytes };
+	struct swai_sched_cost_out out = { 0 };
+	struct swai_sched s;
+	char why[256];
+
+	if (swai_gen_build(&s, algo, c, N, NULL, why, sizeof(why)))
+		return 0;
+	if (swai_sched_cost(&s, t, &in, &out, why, sizeof(why)))
+		printf("# %s: %s\n", algo, why);
+	swai_sched_free(&s);
+	return out.ps;
+}
+
+/* The cost model: the card's arithmetic, link calendars, seed 000's claim. */
+static void test_cost(void)
+{
+	struct swai_timing_props p;
+	struct swai_topo t, pcie;
+	char why[256];
+	uint64_t want, mb = 16ull << 20;
+
+	swai_timing_props_init(&p);
+	CHECK_EQ(swai_topo_load(&t, "mesh8", why, sizeof(why)), 0);
+	CHECK_EQ(swai_topo_load(&pcie, "pcie8", why, sizeof(why)), 0);
+	/*
+	 * RING AllGather on 2 ranks: the local copy (a DMA command, in and
+	 * out through Local-HBM of 4 CGs), a DMA command, the transfer at
+	 * the link's rate, its latency, and the receiver's wake-up.
+	 */
+	want = swai_timing_ns_to_ps(p.t_dma_ns) + swai_timing_ps(2 * mb, 4 * p.local_mbps) +
+	       swai_timing_ns_to_ps(p.t_dma_ns) + swai_timing_ps(mb, 28000) +
+	       swai_timing_ns_to_ps(1000) + swai_timing_ns_to_ps(p.t_dma_ns) +
+	       swai_timing_ns_to_ps(p.t_barrier_ns);
+	CHECK_EQ(cost_ps(&t, "RING", SWAI_COLL_ALLGATHER, 2, mb), want);
+	/* the same schedule costs the same, every time */
+	CHECK_EQ(cost_ps(&t, "NHR", SWAI_COLL_ALLREDUCE, 7, 32 << 20),
+		 cost_ps(&t, "NHR", SWAI_COLL_ALLREDUCE, 7, 32 << 20));
+	/* seed 000: NHR is never slower than both Ring and HD */
+	for (int N = 3; N <= 8; N++) {
+		uint64_t nhr = cost_ps(&t, "NHR", SWAI_COLL_ALLREDUCE, N, 32 << 20);
+		uint64_t ring = cost_ps(&t, "RING", SWAI_COLL_ALLREDUCE, N, 32 << 20);
+		uint64_t hd = cost_ps(&t, "HD", SWAI_COLL_ALLREDUCE, N, 32 << 20);
+
+		CHECK(nhr && nhr <= (ring < hd ? ring : hd));
+	}
+	/* one PCIe uplink per card: everyone-to-everyone pays for sharing it */
+	CHECK(cost_ps(&pcie, "MESH1", SWAI_COLL_ALLREDUCE, 8, 32 << 20) >
+	      3 * cost_ps(&pcie, "RING", SWAI_COLL_ALLREDUCE, 8, 32 << 20));
+	/* on the full mesh the same schedule uses 7 links at once */
+	CHECK(cost_ps(&t, "MESH2", SWAI_COLL_ALLREDUCE, 8, 32 << 20) <
+	      cost_ps(&pcie, "MESH2", SWAI_COLL_ALLREDUCE, 8, 32 << 20) / 4);
+	{
+		struct swai_sched_cost_in in = { .bytes = 1 << 20 };
+		struct swai_sched_cost_out out;
+		struct swai_topo ring;
+		struct swai_sched s;
+
+		CHECK_EQ(swai_gen_build(&s, "MESH1", SWAI_COLL_ALLREDUCE, 8, NULL, why,
+					sizeof(why)), 0);
+		CHECK_EQ(swai_topo_load(&ring, "ring8", why, sizeof(why)), 0);
+		CHECK_EQ(swai_sched_cost(&s, &ring, &in, &out, why, sizeof(why)), -ENOENT);
+		CHECK(strstr(why, "no route") != NULL);
+		swai_topo_free(&ring);
+		swai_sched_free(&s);
+		CHECK_EQ(swai_gen_build(&s, "RING", SWAI_COLL_ALLREDUCE, 9, NULL, why,
+					sizeof(why)), 0);
+		CHECK_EQ(swai_sched_cost(&s, &t, &in, &out, why, sizeof(why)), -EINVAL);
+		CHECK(strstr(why, "9 ranks") != NULL);
+		swai_sched_free(&s);
+	}
+	swai_topo_free(&t);
+	swai_topo_free(&pcie);
+}
+
 static const struct tap_test tests[] = {
+	{ "cost: card arithmetic, link calendars, NHR <= min(Ring, HD)", test_cost },
 	{ "schedules: JSON and MSCCL XML round trips verify", test_roundtrips },
 	{ "MSCCL import: rcs chains, errors", test_msccl_import },
 	{ "NHR: seed 000's D table, sum N-1 to 4096", test_nhr_d_table },

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-sched-cost.c - a schedule's time on a topology (swai-sched-cost.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swai-sched-cost.h"
+
+struct sim {
+    const struct swai_sched *s;
+    const struct swai_topo *t;
+    struct swai_timing_props p;
+    uint64_t bytes;
+    const int *card;            /* rank -> card */
+    struct swai_topo_route *route;  /* [a * N + b], computed when used */
+    struct swai_cal **cal;      /* per resource, allocated when used */
+    uint64_t *res_bytes;
+    uint64_t **done;            /* [rank][step]: end time, if fin */
+    unsigned char **fin;        /* [rank][step]: has run */
+    uint64_t **arrive;          /* [rank][send step]: data at the peer */
+    int **match;                /* [rank][receive]: the send's index */
+    int *next;                  /* [rank]: first step not done */
+    struct swai_sched_cost_out out;
+};
+
+/* Bytes of chunks [off, off + count) of a buffer of @size chunks. */
+static uint64_t range_bytes(const struct sim *x, uint32_t off, uint32_t count)
+{
+    uint64_t C = x->s->chunks, sum = 0;
+
+    for (uint32_t c = off; c < off + count; c++) {
+        uint64_t k = c % C;
+
+        sum += x->bytes * (k + 1) / C - x->bytes * k / C;
+    }
+    return sum;
+}
+
+static int route(struct sim *x, int a, int b, struct swai_topo_route **r,
+                 char *why, size_t n)
+{
+    struct swai_topo_route *slot = &x->route[(size_t)a * x->s->nranks + b];
+
+    if (!slot->hops) {
+        int ret = swai_topo_route(x->t, x->card[a], x->card[b], slot, why, n);
+
+        if (ret) {
+            return ret;
+        }
+    }
+    *r = slot;
+    return 0;
+}
+
+/* Whether step i of rank r can start, and when (*t). */
+static bool ready_at(const struct sim *x, int r, int i, uint64_t *t)
+{
+    const struct swai_sched_rank *rk = &x->s->ranks[r];
+    const struct swai_step *st = &rk->steps[i];
+
+    *t = 0;
+    for (uint32_t d = 0; d < st->ndeps; d++) {
+        uint32_t on = rk->deps[st->deps_at + d];
+
+        if (!x->fin[r][on]) {
+            return false;
+        }
+        *t = x->done[r][on] > *t ? x->done[r][on] : *t;
+    }
+    if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+        int m = x->match[r][i];
+
+        if (!x->fin[st->peer][m]) {
+            return false;
+        }
+        *t = x->arrive[st->peer][m] > *t ? x->arrive[st->peer][m] : *t;
+    }
+    return true;
+}
+
+static int book_send(struct sim *x, int r, int i, uint64_t start, char *why,
+                     size_t n)
+{
+    const struct swai_step *st = &x->s->ranks[r].steps[i];
+    uint64_t bytes = range_bytes(x, st->src_off, st->count), d, t0 = start;
+    struct swai_topo_route *rt;
+    int ret = route(x, r, st->peer, &rt, why, n);
+
+    if (ret) {
+        return ret;
+    }
+    d = swai_timing_ps(bytes, rt->mbps);
+    for (int h = 0; h < rt->nhops; h++) {
+        int res = swai_topo_resource(x->t, &rt->hops[h]);
+
+        if (!x->cal[res]) {
+            x->cal[res] = calloc(1, sizeof(**x->cal));
+            if (!x->cal[res]) {
+                return -ENOMEM;
+            }
+        }
+    }
+    /* cut-through: every hop for the same d, from when all are free */
+    for (int h = 0; h < rt->nhops;) {
+        uint64_t at = swai_cal_fit(x->cal[swai_topo_resource(x->t,
+                                   &rt->hops[h])], t0, d);
+
+        h = at == t0 ? h + 1 : 0;
+        t0 = at;
+    }
+    for (int h = 0; h < rt->nhops; h++) {
+        swai_cal_book(x->cal[swai_topo_resource(x->t, &rt->hops[h])], t0, d);
+    }
+    for (int h = 0; h < rt->nhops; h++) {
+        int res = swai_topo_resource(x->t, &rt->hops[h]);
+
+        x->res_bytes[res] += bytes;
+        x->out.link_bytes += bytes;
+        if (x->res_bytes[res] > x->out.busiest_bytes) {
+            x->out.busiest_bytes = x->res_bytes[res];
+        }
+    }
+    x->done[r][i] = t0 + d;
+    x->fin[r][i] = 1;
+    x->arrive[r][i] = t0 + d + swai_timing_ns_to_ps(rt->latency_ns);
+    return 0;
+}
+
+static void run_local(struct sim *x, int r, int i, uint64_t start)
+{
+    const struct swai_step *st = &x->s->ranks[r].steps[i];
+    const struct swai_topo_dev *dev = &x->t->devs[x->t->card_dev[x->card[r]]];
+    uint64_t bytes = range_bytes(x, st->op == SWAI_STEP_RECV ? st->dst_off :
+                                 st->src_off, st->count);
+    uint64_t mbps = (uint64_t)x->p.local_mbps * (uint64_t)dev->cgs;
+    uint64_t moved = st->op == SWAI_STEP_RECV ? 0 :
+                     st->op == SWAI_STEP_COPY ? 2 * bytes : 3 * bytes;
+    uint64_t t = start;
+
+    if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+        t += swai_timing_ns_to_ps(x->p.t_barrier_ns);
+    }
+    if (mbps > UINT32_MAX) {
+        mbps = UINT32_MAX;
+    }
+    x->done[r][i] = t + swai_timing_ps(moved, (uint32_t)mbps);
+    x->fin[r][i] = 1;
+}
+
+/* A step starts one DMA command after it is ready. */
+static uint64_t issued(const struct sim *x, uint64_t ready)
+{
+    return ready + swai_timing_ns_to_ps(x->p.t_dma_ns);
+}
+
+static int step_all(struct sim *x, char *why, size_t n)
+{
+    const struct swai_sched *s = x->s;
+
+    for (;;) {
+        int br = -1, bi = -1;
+        uint64_t bt = UINT64_MAX;
+        bool any = false, progress = false;
+
+        for (int r = 0; r < s->nranks; r++) {
+            const struct swai_sched_rank *rk = &s->ranks[r];
+
+            while (x->next[r] < rk->nsteps && x->fin[r][x->next[r]]) {
+                x->next[r]++;
+            }
+            for (int i = x->next[r]; i < rk->nsteps; i++) {
+                uint64_t t;
+
+                if (x->fin[r][i]) {
+                    continue;
+                }
+                any = true;
+                if (!ready_at(x, r, i, &t)) {
+                    continue;
+                }
+                if (rk->steps[i].op != SWAI_STEP_SEND) {
+                    run_local(x, r, i, issued(x, t));
+                    progress = true;
+                } else if (t < bt) {
+                    bt = t;
+                    br = r;
+                    bi = i;
+                }
+            }
+        }
+        if (!any) {
+            return 0;
+        }
+        if (br >= 0 && !progress) {
+            int ret = book_send(x, br, bi, issued(x, bt), why, n);
+
+            if (ret) {
+                return ret;
+            }
+            progress = true;
+        }
+        if (!progress) {
+            snprintf(why, n, "the schedule deadlocks (swai_sched_verify says "
+                     "where)");
+            return -EINVAL;
+        }
+    }
+}
+
+static void sim_free(struct sim *x)
+{
+    size_t N = (size_t)x->s->nranks;
+
+    for (size_t i = 0; x->route && i < N * N; i++) {
+        swai_topo_route_free(&x->route[i]);
+    }
+    for (int i = 0; x->cal && i < swai_topo_nresources(x->t); i++) {
+        free(x->cal[i]);
+    }
+    for (size_t r = 0; r < N; r++) {
+        if (x->done) {
+            free(x->done[r]);
+        }
+        if (x->fin) {
+            free(x->fin[r]);
+        }
+        if (x->arrive) {
+            free(x->arrive[r]);
+        }
+    }
+    free(x->route);
+    free(x->cal);
+    free(x->res_bytes);
+    free(x->done);
+    free(x->fin);
+    free(x->arrive);
+    swai_sched_match_free(x->s, x->match);
+    free(x->next);
+}
+
+static int sim_init(struct sim *x)
+{
+    size_t N = (size_t)x->s->nranks, R = (size_t)swai_topo_nresources(x->t);
+
+    x->route = calloc(N * N, sizeof(*x->route));
+    x->cal = calloc(R + 1, sizeof(*x->cal));
+    x->res_bytes = calloc(R + 1, sizeof(*x->res_bytes));
+    x->done = calloc(N, sizeof(*x->done));
+    x->fin = calloc(N, sizeof(*x->fin));
+    x->arrive = calloc(N, sizeof(*x->arrive));
+    x->next = calloc(N, sizeof(*x->next));
+    if (!x->route || !x->cal || !x->res_bytes || !x->done || !x->fin ||
+        !x->arrive ||
+        !x->next) {
+        return -ENOMEM;
+    }
+    for (size_t r = 0; r < N; r++) {
+        size_t ns = (size_t)x->s->ranks[r].nsteps + 1;
+
+        x->done[r] = calloc(ns, sizeof(uint64_t));
+        x->fin[r] = calloc(ns, 1);
+        x->arrive[r] = calloc(ns, sizeof(uint64_t));
+        if (!x->done[r] || !x->fin[r] || !x->arrive[r]) {
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+int swai_sched_cost(const struct swai_sched *s, const struct swai_topo *t,
+                    const struct swai_sched_cost_in *in,
+                    struct swai_sched_cost_out *out, char *why, size_t n)
+{
+    struct sim x = { .s = s, .t = t, .bytes = in->bytes };
+    int *ident = NULL, ret;
+    uint64_t end = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (swai_sched_validate(s, why, n)) {
+        return -EINVAL;
+    }
+    if (in->card) {
+        x.p = *in->card;
+    } else {
+        swai_timing_props_init(&x.p);
+    }
+    x.card = in->rank_card;
+    if (!x.card) {
+        if (s->nranks > t->ncards) {
+            snprintf(why, n, "%d ranks on a topology of %d cards", s->nranks,
+                     t->ncards);
+            return -EINVAL;
+        }
+        ident = malloc((size_t)s->nranks * sizeof(*ident));
+        if (!ident) {
+            snprintf(why, n, "out of memory");
+            return -ENOMEM;
+        }
+        for (int r = 0; r < s->nranks; r++) {
+            ident[r] = r;
+        }
+        x.card = ident;
+    }
+    for (int r = 0; r < s->nranks; r++) {
+        if (x.card[r] < 0 || x.card[r] >= t->ncards) {
+            snprintf(why, n, "rank %d on card %d, not one of the %d cards", r,
+                     x.card[r], t->ncards);
+            free(ident);
+            return -EINVAL;
+        }
+    }
+    ret = sim_init(&x);
+    if (ret) {
+        snprintf(why, n, "out of memory");
+    } else {
+        ret = swai_sched_match(s, &x.match, why, n);
+    }
+    if (!ret) {
+        ret = step_all(&x, why, n);
+    }
+    for (int r = 0; !ret && r < s->nranks; r++) {
+        for (int i = 0; i < s->ranks[r].nsteps; i++) {
+            end = x.done[r][i] > end ? x.done[r][i] : end;
+        }
+    }
+    x.out.ps = end;
+    *out = x.out;
+    sim_free(&x);
+    free(ident);
+    return ret;
+}
