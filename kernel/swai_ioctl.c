@@ -9,16 +9,21 @@
  * operations route every ioctl through swai_check_ioctl() first.
  */
 
+#include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/ioctl.h>
 #include <linux/nospec.h>
 #include <linux/pci.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
 #include <drm/swai_accel.h>
 
+#include "swai_debug.h"
 #include "swai_drv.h"
 #include "swai_gem.h"
 #include "swai_hw.h"
@@ -125,23 +130,98 @@ static bool swai_ioctl_is_sharing(unsigned int nr)
 }
 
 /*
- * Returns 0 if @cmd may go to the DRM core: a core ioctl other than the
- * sharing ones (-EOPNOTSUPP), or a driver ioctl whose number, size and
+ * The DRM core ioctls an accel file may reach: libdrm's version and
+ * capability queries, GEM close and the syncobj family (what libsdaa uses,
+ * and sync files to pass fences between processes).  The rest assume a
+ * primary node: GET_MAGIC, GET_UNIQUE and their kind dereference the file's
+ * master, which an accel file has not (a NULL pointer in drm_getmagic()),
+ * and mode setting has nothing to act on.
+ */
+static bool swai_core_ioctl_allowed(unsigned int nr)
+{
+	switch (nr) {
+	case DRM_IOCTL_NR(DRM_IOCTL_VERSION):
+	case DRM_IOCTL_NR(DRM_IOCTL_GET_CAP):
+	case DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_CREATE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_DESTROY):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_RESET):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_QUERY):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TRANSFER):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_EVENTFD):
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Where the syncobj array ioctls keep count_handles, or 0.  DRM core
+ * allocates count_handles entries without __GFP_NOWARN, so a huge count is
+ * a page-allocator WARN; it is bounded here first.
+ */
+static size_t swai_syncobj_count_offset(unsigned int nr)
+{
+	switch (nr) {
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):
+		return offsetof(struct drm_syncobj_wait, count_handles);
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT):
+		return offsetof(struct drm_syncobj_timeline_wait, count_handles);
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_RESET):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
+		return offsetof(struct drm_syncobj_array, count_handles);
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_QUERY):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL):
+		return offsetof(struct drm_syncobj_timeline_array, count_handles);
+	}
+	return 0;
+}
+
+/*
+ * A core ioctl on the allow-list; the syncobj arrays at most
+ * DRM_SWAI_SYNCOBJ_MAX_HANDLES long.  A thread that changes count_handles
+ * between this check and DRM core's copy can still reach the core's
+ * allocation with a huge count: that fails with a WARN, not a crash
+ * (Documentation/security.md).
+ */
+static int swai_check_core_ioctl(unsigned int cmd, unsigned long arg)
+{
+	unsigned int nr = _IOC_NR(cmd);
+	size_t off = swai_syncobj_count_offset(nr);
+	u32 count;
+
+	if (swai_ioctl_is_sharing(nr))
+		return -EOPNOTSUPP;
+	if (!swai_core_ioctl_allowed(nr))
+		return -ENOTTY;
+	if (!off || _IOC_SIZE(cmd) < off + sizeof(count) || !(_IOC_DIR(cmd) & _IOC_WRITE))
+		return 0;
+	if (get_user(count, (u32 __user *)(arg + off)))
+		return -EFAULT;
+	return count > DRM_SWAI_SYNCOBJ_MAX_HANDLES ? -EINVAL : 0;
+}
+
+/*
+ * Returns 0 if @cmd may go to the DRM core: an allowed core ioctl
+ * (swai_check_core_ioctl), or a driver ioctl whose number, size and
  * direction match the table exactly.  An ioctl of another type (a
  * terminal's TCGETS, say) is not ours: DRM core would take it by its number
  * alone.
  */
-static int swai_check_ioctl(unsigned int cmd)
+static int swai_check_ioctl(unsigned int cmd, unsigned long arg)
 {
 	unsigned int nr = _IOC_NR(cmd);
 	const struct drm_ioctl_desc *desc;
 
 	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
 		return -ENOTTY;
-	if (swai_ioctl_is_sharing(nr))
-		return -EOPNOTSUPP;
 	if (nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
-		return 0;
+		return swai_check_core_ioctl(cmd, arg);
 
 	nr -= DRM_COMMAND_BASE;
 	if (nr >= SWAI_NUM_IOCTLS)
@@ -158,21 +238,34 @@ static int swai_check_ioctl(unsigned int cmd)
 	return 0;
 }
 
+/* The IOCTL debug category: which ioctl was turned away, and why. */
+static int swai_ioctl_rejected(struct file *filp, unsigned int cmd, int ret)
+{
+	struct drm_file *file = filp->private_data;
+
+	swai_dbg(file->minor->dev->dev, IOCTL,
+		 "pid %d: ioctl 0x%08x (type 0x%02x nr 0x%02x size %u) rejected: %d\n",
+		 task_pid_nr(current), cmd, _IOC_TYPE(cmd), _IOC_NR(cmd),
+		 _IOC_SIZE(cmd), ret);
+	return ret;
+}
+
 /**
  * swai_unlocked_ioctl() - &file_operations.unlocked_ioctl of swai
  * @filp: open /dev/accel/accelN
  * @cmd: ioctl command
  * @arg: user argument
  *
- * Return: -ENOTTY or -EINVAL for a malformed driver ioctl, else what
- * drm_ioctl() returns.
+ * Return: -ENOTTY for a core ioctl off the allow-list or an unknown one,
+ * -EOPNOTSUPP for a sharing ioctl, -EINVAL for a malformed driver ioctl or
+ * too many syncobj handles, -EFAULT, else what drm_ioctl() returns.
  */
 long swai_unlocked_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	int ret = swai_check_ioctl(cmd);
+	int ret = swai_check_ioctl(cmd, arg);
 
 	if (ret)
-		return ret;
+		return swai_ioctl_rejected(filp, cmd, ret);
 
 	return drm_ioctl(filp, cmd, arg);
 }
@@ -187,15 +280,14 @@ long swai_unlocked_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
  * The swai structures have the same layout for 32-bit userspace, so after
  * the same checks as swai_unlocked_ioctl() this defers to drm_compat_ioctl().
  *
- * Return: -ENOTTY or -EINVAL for a malformed driver ioctl, else what
- * drm_compat_ioctl() returns.
+ * Return: as swai_unlocked_ioctl(), else what drm_compat_ioctl() returns.
  */
 long swai_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	int ret = swai_check_ioctl(cmd);
+	int ret = swai_check_ioctl(cmd, (unsigned long)compat_ptr(arg));
 
 	if (ret)
-		return ret;
+		return swai_ioctl_rejected(filp, cmd, ret);
 
 	return drm_compat_ioctl(filp, cmd, arg);
 }

@@ -213,9 +213,15 @@ suite install install_check
 
 # Two lanes of VMs: each VM runs one TCG thread and the host has two cores,
 # so the long default configuration runs beside all the others.
-run_suite vm-2cards-default vm --cards 2 -- \
-	env SWAI_EXPECT_CARDS=2 SWAI_EXPECT_HBM_MB=256 SWAI_EXPECT_LOCAL_MB=128 \
-	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests &
+# The fuzzer's bounded pass (selftests/swai_fuzz.c) follows the default
+# configuration in its lane: a minute over the whole ioctl range, seed printed.
+{
+	run_suite vm-2cards-default vm --cards 2 -- \
+		env SWAI_EXPECT_CARDS=2 SWAI_EXPECT_HBM_MB=256 SWAI_EXPECT_LOCAL_MB=128 \
+		SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests
+	run_suite vm-fuzz vm --cards 2 -- \
+		swai_fuzz -t "${SWAI_FUZZ_SECONDS:-60}" ${SWAI_FUZZ_SEED:+-s "$SWAI_FUZZ_SEED"}
+} &
 lane=$!
 run_suite vm-1card-all-global vm --cards 1 --hbm-mb 512 --local-mb 0 --cpes 16 --ldm-kb 128 -- \
 	env SWAI_EXPECT_CARDS=1 SWAI_EXPECT_HBM_MB=512 SWAI_EXPECT_LOCAL_MB=0 \
@@ -226,7 +232,7 @@ run_suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 -- \
 run_suite smi-json smi_json
 run_suite vm-runner-faults "$top/tools/vm/faults/run-tests.sh"
 wait $lane
-for vmsuite in vm-2cards-default vm-1card-all-global vm-8cards-all-local smi-json vm-runner-faults; do
+for vmsuite in vm-2cards-default vm-fuzz vm-1card-all-global vm-8cards-all-local smi-json vm-runner-faults; do
 	report "$vmsuite"
 done
 

@@ -27,7 +27,7 @@ extern "C" {
 
 /* uAPI version: drmGetVersion() version_major / version_minor. */
 #define DRM_SWAI_UAPI_MAJOR		1
-#define DRM_SWAI_UAPI_MINOR		2
+#define DRM_SWAI_UAPI_MINOR		3
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
 #define DRM_SWAI_SET_PARTITION		0x01
@@ -63,6 +63,14 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_SUBMIT, struct drm_swai_submit)
 #define DRM_IOCTL_SWAI_JOB_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_JOB_WAIT, struct drm_swai_job_wait)
+
+/*
+ * Of DRM core's ioctls an accel node answers only DRM_IOCTL_VERSION,
+ * GET_CAP, GEM_CLOSE and the DRM_IOCTL_SYNCOBJ_* family (since 1.3; the
+ * others are -ENOTTY, the buffer-sharing ones -EOPNOTSUPP), and a syncobj
+ * array ioctl takes at most this many handles (-EINVAL beyond).
+ */
+#define DRM_SWAI_SYNCOBJ_MAX_HANDLES	4096
 
 /*
  * Capabilities of the driver and card, reported in
