@@ -371,15 +371,18 @@ $(B)/tests/swai-%-test: $(B)/san/tools/qemu/tests/swai-%-test.o $(B)/san/lib/lib
 # Header dependencies the compiler found.
 -include $(shell find $(B)/obj $(B)/san -name '*.d' 2>/dev/null)
 
-# --- make fuzz: the in-tree fuzzer's long soak (selftests/swai_fuzz.c) ---------------
-# FUZZ_SECONDS (default 3600), FUZZ_SEED (default: the clock), FUZZ_CARDS (2),
+# --- make fuzz: the fuzzers' long soak -------------------------------------------------
+# The device model through qtest (tools/qemu/tests/swai-mmio-fuzz.py), then the
+# driver and card from inside a VM (selftests/swai_fuzz.c), FUZZ_SECONDS each
+# (default 3600).  FUZZ_SEED (default: the clock), FUZZ_CARDS (2),
 # FUZZ_PROCS/FUZZ_THREADS (6 x 4).  The VM runner fails on any oops, BUG, WARN
-# or KASAN report; the seed is printed first, so a finding replays.
+# or KASAN report; the seeds are printed first, so a finding replays.
 FUZZ_SECONDS ?= 3600
 FUZZ_CARDS ?= 2
 FUZZ_PROCS ?= 6
 FUZZ_THREADS ?= 4
 fuzz: all
+	python3 tools/qemu/tests/swai-mmio-fuzz.py $(SWAI_QEMU) $(FUZZ_SECONDS) $(FUZZ_SEED)
 	tools/vm/swai-vm --cards $(FUZZ_CARDS) --timeout $$(($(FUZZ_SECONDS) + 900)) -- \
 		swai_fuzz -t $(FUZZ_SECONDS) -p $(FUZZ_PROCS) -T $(FUZZ_THREADS) \
 		$(if $(FUZZ_SEED),-s $(FUZZ_SEED))

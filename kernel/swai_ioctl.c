@@ -193,15 +193,21 @@ static int swai_check_core_ioctl(unsigned int cmd, unsigned long arg)
 {
 	unsigned int nr = _IOC_NR(cmd);
 	size_t off = swai_syncobj_count_offset(nr);
-	u32 count;
+	u32 count = 0;
 
 	if (swai_ioctl_is_sharing(nr))
 		return -EOPNOTSUPP;
 	if (!swai_core_ioctl_allowed(nr))
 		return -ENOTTY;
-	if (!off || _IOC_SIZE(cmd) < off + sizeof(count) || !(_IOC_DIR(cmd) & _IOC_WRITE))
+	if (!off || _IOC_SIZE(cmd) <= off || !(_IOC_DIR(cmd) & _IOC_WRITE))
 		return 0;
-	if (get_user(count, (u32 __user *)(arg + off)))
+	/*
+	 * DRM core zero-extends a short argument, so a size that ends inside
+	 * count_handles gives it a count of the bytes that are there: read
+	 * exactly those.
+	 */
+	if (copy_from_user(&count, (void __user *)(arg + off),
+			   min_t(size_t, sizeof(count), _IOC_SIZE(cmd) - off)))
 		return -EFAULT;
 	return count > DRM_SWAI_SYNCOBJ_MAX_HANDLES ? -EINVAL : 0;
 }

@@ -325,6 +325,20 @@ TEST_F(card, syncobj_counts_bounded)
 		EXPECT_EQ(EINVAL, raw_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, &ta));
 		EXPECT_EQ(EINVAL, raw_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &ta));
 	}
+	/*
+	 * A size that ends inside count_handles: DRM core would zero-extend
+	 * the three bytes given into a count of 16 million.
+	 */
+	{
+		struct drm_syncobj_wait w = {
+			.handles = (uintptr_t)handles, .count_handles = 0x00ffffffu,
+		};
+		unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+					 _IOC_NR(DRM_IOCTL_SYNCOBJ_WAIT),
+					 offsetof(struct drm_syncobj_wait, count_handles) + 3);
+
+		EXPECT_EQ(EINVAL, raw_ioctl(self->fd, cmd, &w));
+	}
 	/* the limit itself is fine: the same handle, 4096 times */
 	EXPECT_EQ(0, drmSyncobjWait(self->fd, handles, DRM_SWAI_SYNCOBJ_MAX_HANDLES, 0, 0,
 				    NULL));

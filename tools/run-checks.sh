@@ -207,6 +207,8 @@ suite sched-cli sched_cli
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
+suite qtest-mmio-fuzz /usr/bin/python3 "$top/tools/qemu/tests/swai-mmio-fuzz.py" "$qemu" \
+	"${SWAI_FUZZ_QTEST_SECONDS:-20}"
 suite checkpatch lint
 suite dkms dkms_check
 suite install install_check

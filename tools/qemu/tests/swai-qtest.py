@@ -6,32 +6,13 @@ No guest and no firmware: config space is programmed through ports
 0xcf8/0xcfc, MSI-X vectors are pointed at guest RAM so a message shows up as
 a memory write.  Prints TAP; exit status 1 on any failure.
 """
-import subprocess, sys
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from swai_qtest_lib import Qtest, B0, B1, B2
 qemu = sys.argv[1]
 extra = sys.argv[2:]
-p = subprocess.Popen([qemu, '-machine', 'q35', '-accel', 'qtest', '-qtest', 'stdio', '-qtest-log', '/dev/null',
-                      '-display', 'none', '-nic', 'none', '-L', '/usr/share/seabios',
-                      '-L', '/usr/share/qemu', '-m', '128M',
-                      '-device', 'swai,addr=04.0,' + ','.join(extra) if extra else 'swai,addr=04.0'],
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-import atexit
-atexit.register(lambda: p.poll() is None and p.kill())
-def cmd(c):
-    if p.poll() is not None: raise SystemExit('qemu exited')
-    p.stdin.write(c + '\n'); p.stdin.flush()
-    while True:
-        l = p.stdout.readline()
-        if not l: raise SystemExit('qemu died')
-        if l.startswith('OK') or l.startswith('FAIL') or l.startswith('ERR'):
-            return l.split()
-def rd(a, w='l'): return int(cmd('read%s 0x%x' % (w, a))[1], 16)
-def wr(a, v, w='l'): cmd('write%s 0x%x 0x%x' % (w, a, v))
-DEV = 4
-def cfg(reg): return 0x80000000 | (DEV << 11) | (reg & 0xfc)
-def cfgr(reg):
-    cmd('outl 0xcf8 0x%x' % cfg(reg)); return int(cmd('inl 0xcfc')[1], 16)
-def cfgw(reg, v):
-    cmd('outl 0xcf8 0x%x' % cfg(reg)); cmd('outl 0xcfc 0x%x' % v)
+q = Qtest(qemu, extra)
+cmd, rd, wr, cfgr, cfgw = q.cmd, q.rd, q.wr, q.cfgr, q.cfgw
 fails = 0
 checks = 0
 def check(name, got, exp):
@@ -46,23 +27,15 @@ check('vendor/device', idr, 0x5a101234)
 check('class/rev', cfgr(8), 0x12000001)
 check('int pin', (cfgr(0x3c) >> 8) & 0xff, 0)
 # BAR sizing
-sizes = {}
-for bar in range(6):
-    off = 0x10 + 4 * bar
-    old = cfgr(off); cfgw(off, 0xffffffff); sizes[bar] = cfgr(off); cfgw(off, old)
+sizes = q.bar_sizes()
 print('# BAR probe:', {k: hex(v) for k, v in sizes.items()})
 check('BAR0 size 64K', (~(sizes[0] & ~0xf) + 1) & 0xffffffff, 0x10000)
 check('BAR2 flags 64-bit prefetch', sizes[2] & 0xf, 0xc)
 bar2_size = (~(((sizes[3] << 32) | (sizes[2] & ~0xf))) + 1) & 0xffffffffffffffff
 print('# BAR2 size = 0x%x' % bar2_size)
-B0, B1, B2 = 0xc0000000, 0xc0010000, 0x800000000
-cfgw(0x10, B0); cfgw(0x14, B1); cfgw(0x18, B2 & 0xffffffff); cfgw(0x1c, B2 >> 32)
-cfgw(0x04, cfgr(0x04) | 0x6)
+q.map_bars()
 # capability list
-caps = []
-ptr = (cfgr(0x34)) & 0xff
-while ptr:
-    v = cfgr(ptr); caps.append((ptr, v & 0xff)); ptr = (v >> 8) & 0xff
+caps = q.caps()
 print('# caps:', [(hex(a), hex(b)) for a, b in caps])
 check('PCIe cap at 0x80', dict(caps).get(0x80, 0), 0x10)
 msix = [a for a, b in caps if b == 0x11][0]
@@ -296,6 +269,6 @@ check('GEMM result', list(got) == want, True)
 t = 3 * T[0x220] * 1000 + 2 * ps(64, T[0x208]) + max(-(-128 * 1000 // 2048), ps(192, T[0x20c]))
 t += ps(64, T[0x204])
 check('GEMM job modeled ns', rq(COMPL + 192 + 32) - rq(COMPL + 192 + 24), -(-t // 1000))
-p.terminate(); p.wait(timeout=10)
+q.p.terminate(); q.p.wait(timeout=10)
 print('1..%d' % checks)
 sys.exit(1 if fails else 0)
