@@ -374,7 +374,7 @@ $(B)/tests/swai-%-test: $(B)/san/tools/qemu/tests/swai-%-test.o $(B)/san/lib/lib
 # --- make fuzz: the fuzzers' long soak -------------------------------------------------
 # The device model through qtest (tools/qemu/tests/swai-mmio-fuzz.py), then the
 # driver and card from inside a VM (selftests/swai_fuzz.c), FUZZ_SECONDS each
-# (default 3600).  FUZZ_SEED (default: the clock), FUZZ_CARDS (2),
+# (default 3600), then 100 load/unload cycles under busy processes.  FUZZ_SEED (default: the clock), FUZZ_CARDS (2),
 # FUZZ_PROCS/FUZZ_THREADS (6 x 4).  The VM runner fails on any oops, BUG, WARN
 # or KASAN report; the seeds are printed first, so a finding replays.
 FUZZ_SECONDS ?= 3600
@@ -386,6 +386,8 @@ fuzz: all
 	tools/vm/swai-vm --cards $(FUZZ_CARDS) --timeout $$(($(FUZZ_SECONDS) + 900)) -- \
 		swai_fuzz -t $(FUZZ_SECONDS) -p $(FUZZ_PROCS) -T $(FUZZ_THREADS) \
 		$(if $(FUZZ_SEED),-s $(FUZZ_SEED))
+	tools/vm/swai-vm --cards $(FUZZ_CARDS) --timeout 3600 -- env SWAI_EXPECT_CARDS=$(FUZZ_CARDS) \
+		SWAI_BUSY_CYCLES=100 swai_load_test -r module.busy_load_unload_cycles
 
 # --- the two commands -----------------------------------------------------------------
 check: setup

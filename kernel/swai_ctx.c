@@ -77,7 +77,7 @@ int swai_ctx_open(struct drm_device *drm, struct drm_file *file)
 	if (!sdev->has_memory)
 		return 0;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), SWAI_GFP_USER);
 	if (!ctx)
 		return -ENOMEM;
 	kref_init(&ctx->ref);
@@ -88,7 +88,7 @@ int swai_ctx_open(struct drm_device *drm, struct drm_file *file)
 
 	/* ASID 0 is the driver's. */
 	ret = xa_alloc_irq(&sdev->ctx_xa, &asid, ctx,
-			   XA_LIMIT(1, sdev->mmu_contexts - 1), GFP_KERNEL);
+			   XA_LIMIT(1, sdev->mmu_contexts - 1), SWAI_GFP_USER);
 	if (ret) {
 		ret = ret == -EBUSY ? -ENOSPC : ret;
 		goto err_free;

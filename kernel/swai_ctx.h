@@ -63,6 +63,7 @@ struct swai_ctx {
 	struct mutex submit_lock; /* entities, job ids and submission order */
 	struct drm_sched_entity *entity[SWAI_NUM_CG];
 	struct xarray jobs;
+	atomic_t live_jobs; /* submitted and not yet freed, for the cap */
 	u64 last_job_id;
 	bool failed;
 	atomic64_t busy_ns[SWAI_NUM_CG];

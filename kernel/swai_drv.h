@@ -6,6 +6,7 @@
 #define SWAI_DRV_H
 
 #include <linux/completion.h>
+#include <linux/gfp.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
@@ -17,6 +18,13 @@
 #include <drm/swai_accel.h>
 
 #include "swai_regs.h"
+
+/*
+ * What a process's ioctls allocate for it: charged to its memory cgroup,
+ * and past the cgroup's limit the ioctl fails with -ENOMEM instead of
+ * invoking the cgroup's OOM killer.
+ */
+#define SWAI_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
 
 #define SWAI_DRIVER_DESC	"SW-AI accelerator"
 #define SWAI_DRIVER_DATE	"20250101"

@@ -45,7 +45,7 @@ static const struct dma_fence_ops swai_fence_ops = {
  */
 struct swai_fence *swai_fence_alloc(void)
 {
-	struct swai_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct swai_fence *f = kzalloc(sizeof(*f), SWAI_GFP_USER);
 
 	if (f)
 		spin_lock_init(&f->lock);

@@ -281,7 +281,7 @@ static struct swai_bo *swai_bo_new(struct drm_device *drm, struct swai_ctx *ctx,
 				   u32 region, const struct drm_gem_object_funcs *funcs,
 				   u64 size)
 {
-	struct swai_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	struct swai_bo *bo = kzalloc(sizeof(*bo), SWAI_GFP_USER);
 
 	if (!bo)
 		return NULL;
@@ -516,7 +516,7 @@ int swai_ioctl_bo_userptr(struct drm_device *drm, void *data,
 	if (ret)
 		goto put;
 
-	bo->pages = kvmalloc_array(npages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->pages = kvmalloc_array(npages, sizeof(*bo->pages), SWAI_GFP_USER);
 	if (!bo->pages) {
 		ret = -ENOMEM;
 		goto put;

@@ -203,6 +203,7 @@ void swai_job_free(struct swai_job *job)
 		dma_fence_put(job->deps[i]);
 	kfree(job->deps);
 	swai_fence_free(job->hw);
+	atomic_dec(&job->ctx->live_jobs);
 	swai_ctx_put(job->ctx);
 	kfree(job);
 
@@ -294,28 +295,38 @@ static int swai_job_copy_syncs(const struct drm_swai_submit *args,
 	return 0;
 }
 
-/* A job of @ctx for queue @q with everything a submit may fail to get. */
+/*
+ * A job of @ctx for queue @q with everything a submit may fail to get, or
+ * ERR_PTR(-EAGAIN) when the file already has DRM_SWAI_MAX_LIVE_JOBS jobs
+ * that are not finished (jobs blocked on a syncobj nobody signals would
+ * otherwise pile up in the scheduler without bound), or ERR_PTR(-ENOMEM).
+ * Everything is charged to the caller's memory cgroup.
+ */
 static struct swai_job *swai_job_alloc(struct swai_ctx *ctx, struct swai_queue *q,
 				       u32 num_syncs)
 {
 	struct swai_device *sdev = q->sdev;
-	struct swai_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct swai_job *job = kzalloc(sizeof(*job), SWAI_GFP_USER);
 
 	if (!job)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	job->q = q;
 	swai_ctx_get(ctx);
 	job->ctx = ctx;
 	atomic_inc(&sdev->live_jobs);
 	INIT_LIST_HEAD(&job->done_link);
+	if (atomic_inc_return(&ctx->live_jobs) > DRM_SWAI_MAX_LIVE_JOBS) {
+		swai_job_free(job);
+		return ERR_PTR(-EAGAIN);
+	}
 
 	job->hw = swai_fence_alloc();
-	job->rec = kzalloc(sizeof(*job->rec), GFP_KERNEL);
+	job->rec = kzalloc(sizeof(*job->rec), SWAI_GFP_USER);
 	if (num_syncs)
-		job->deps = kcalloc(num_syncs, sizeof(*job->deps), GFP_KERNEL);
+		job->deps = kcalloc(num_syncs, sizeof(*job->deps), SWAI_GFP_USER);
 	if (!job->hw || !job->rec || (num_syncs && !job->deps)) {
 		swai_job_free(job);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	kref_init(&job->rec->ref);
 	job->rec->queue = q->cg;
@@ -369,7 +380,7 @@ static int swai_job_push(struct swai_ctx *ctx, struct swai_job *job,
 	/* The record table is indexed by unsigned long. */
 	if (*id != (unsigned long)*id)
 		return -ENOSPC;
-	ret = xa_insert_irq(&ctx->jobs, *id, job->rec, GFP_KERNEL);
+	ret = xa_insert_irq(&ctx->jobs, *id, job->rec, SWAI_GFP_USER);
 	if (ret)
 		return ret == -EBUSY ? -EINVAL : ret;
 	kref_get(&job->rec->ref);
@@ -459,8 +470,8 @@ int swai_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	}
 	job = swai_job_alloc(ctx, &sdev->queues[array_index_nospec(args->queue, sdev->num_cg)],
 			     args->in_sync_count);
-	if (!job) {
-		ret = -ENOMEM;
+	if (IS_ERR(job)) {
+		ret = PTR_ERR(job);
 		goto out_exit;
 	}
 	job->prog_va = args->program_va;

@@ -80,13 +80,13 @@ static struct swai_pt *swai_pt_alloc(struct swai_device *sdev,
 {
 	struct swai_pt *pt;
 
-	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+	pt = kzalloc(sizeof(*pt), SWAI_GFP_USER);
 	if (!pt)
 		return NULL;
 
 	if (level < SWAI_PT_LEVELS - 1) {
 		pt->child = kcalloc(SWAI_PT_ENTRIES, sizeof(*pt->child),
-				    GFP_KERNEL);
+				    SWAI_GFP_USER);
 		if (!pt->child)
 			goto err;
 	}

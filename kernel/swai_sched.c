@@ -101,7 +101,7 @@ struct drm_sched_entity *swai_sched_entity(struct swai_ctx *ctx, u32 cg)
 	if (entity)
 		return entity;
 
-	entity = kzalloc(sizeof(*entity), GFP_KERNEL);
+	entity = kzalloc(sizeof(*entity), SWAI_GFP_USER);
 	if (!entity)
 		return ERR_PTR(-ENOMEM);
 	ret = drm_sched_entity_init(entity, DRM_SCHED_PRIORITY_NORMAL, &sched, 1,

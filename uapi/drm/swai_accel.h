@@ -73,6 +73,13 @@ extern "C" {
 #define DRM_SWAI_SYNCOBJ_MAX_HANDLES	4096
 
 /*
+ * A file has at most this many jobs submitted and not finished (since 1.3);
+ * DRM_IOCTL_SWAI_SUBMIT beyond is -EAGAIN: wait for one and submit again.
+ * Every allocation a submit makes is charged to the caller's memory cgroup.
+ */
+#define DRM_SWAI_MAX_LIVE_JOBS		16384
+
+/*
  * Capabilities of the driver and card, reported in
  * drm_swai_query_device.capabilities.  A bit is set only when the feature
  * works on this card with this driver; new features add new bits.
