@@ -3,7 +3,7 @@
  * swai_sysfs.c - attributes of a bound SW-AI card, one value per file, on
  * the PCI device (/sys/bus/pci/devices/<bdf>/, also reachable as
  * /sys/class/accel/accelN/device/).  All are read-only but the job
- * recovery ones of a card with queues: job_timeout_ms and reset, which
+ * recovery ones of a card with queues: job_timeout_ms and card_reset, which
  * only root may write.
  *
  * They are driver dev_groups: the driver core creates them after probe
@@ -163,8 +163,12 @@ static ssize_t job_timeout_ms_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(job_timeout_ms);
 
-static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
-			   const char *buf, size_t count)
+/*
+ * card_reset, not reset: behind a port that can reset it, the PCI core gives
+ * the device a "reset" attribute of its own.
+ */
+static ssize_t card_reset_store(struct device *dev, struct device_attribute *attr,
+				const char *buf, size_t count)
 {
 	bool yes;
 	int ret;
@@ -177,7 +181,7 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	swai_sched_reset_card(dev_to_swai(dev));
 	return count;
 }
-static DEVICE_ATTR_WO(reset);
+static DEVICE_ATTR_WO(card_reset);
 
 static ssize_t reset_count_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
@@ -189,7 +193,7 @@ static DEVICE_ATTR_RO(reset_count);
 
 static struct attribute *swai_job_attrs[] = {
 	&dev_attr_job_timeout_ms.attr,
-	&dev_attr_reset.attr,
+	&dev_attr_card_reset.attr,
 	&dev_attr_reset_count.attr,
 	NULL
 };

@@ -367,8 +367,8 @@ static void card_reset_case(struct __test_metadata *_metadata,
 		EXPECT_EQ(-EINVAL, debugfs_write(&self->card[0], "reset", "0"));
 		ASSERT_EQ(0, debugfs_write(&self->card[0], "reset", "1"));
 	} else {
-		EXPECT_EQ(-EINVAL, card_attr_write(&self->card[0], "reset", "0"));
-		ASSERT_EQ(0, card_attr_write(&self->card[0], "reset", "1"));
+		EXPECT_EQ(-EINVAL, card_attr_write(&self->card[0], "card_reset", "0"));
+		ASSERT_EQ(0, card_attr_write(&self->card[0], "card_reset", "1"));
 	}
 	ASSERT_EQ(0, job_wait(self->fd, hung, 20000, &w));
 	EXPECT_EQ((__u32)DRM_SWAI_JOB_ERR_RESET, w.error);

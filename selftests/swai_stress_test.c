@@ -299,7 +299,7 @@ TEST_F_TIMEOUT(stress, recovery_under_load, 300)
 			hangs++;
 		}
 		if (k % 4 == 3 && card_resets < 4) {
-			EXPECT_EQ(0, card_attr_write(&self->card[0], "reset", "1"));
+			EXPECT_EQ(0, card_attr_write(&self->card[0], "card_reset", "1"));
 			card_resets++;
 		}
 		usleep(200 * 1000);

@@ -37,7 +37,7 @@ echo 1 >$t/tracing_on
 SDAA_LOG_LEVEL=debug SDAA_LOG_SUBSYS=JOB sdaa-bandwidth --min 4K --max 4K --fig12 4K -n 1 \
 	>/dev/null 2>/tmp/sdaa.log; brc=$?
 card=$(ls -d /sys/class/accel/accel*/device | head -n 1)
-echo 1 >"$card/reset"
+echo 1 >"$card/card_reset"
 echo 0 >$t/tracing_on
 echo 0 >/sys/module/swai/parameters/debug
 echo 0 >$t/events/swai/enable
