@@ -54,7 +54,7 @@ DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(
 DIRFLAGS_tools/cluster/tests := -Itools/cluster
 DIRFLAGS_tools/qemu := -Ikernel -I$(B)/gen
 DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -I$(B)/gen
-DIRFLAGS_selftests := -Iruntime -isystem $(SWAI_KSELFTEST) -Wno-clobbered
+DIRFLAGS_selftests := -Iruntime -Ikernel -isystem $(SWAI_KSELFTEST) -Wno-clobbered
 dirflags = $(DIRFLAGS_$(patsubst %/,%,$(dir $(1))))
 
 $(B)/obj/%.o: %.c

@@ -233,6 +233,8 @@ run_suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 -- \
 	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests --quick
 run_suite smi-json smi_json
 run_suite vm-runner-faults "$top/tools/vm/faults/run-tests.sh"
+# A root process in the guest fuzzing a bare card's BARs (the device model survives).
+run_suite vm-mmio-fuzz vm --cards 2 -- swai_mmio_fuzz "${SWAI_FUZZ_MMIO_SECONDS:-20}"
 # A card hot-unplugged (QEMU device_del) while jobs and collectives run on both.
 run_suite vm-unplug vm --cards 2 --unplug 1@20 -- swai_unplug_test
 # Load/unload cycles while four processes keep opening the cards (make fuzz: 100).
@@ -240,7 +242,7 @@ run_suite vm-load-busy vm --cards 2 -- env SWAI_EXPECT_CARDS=2 \
 	SWAI_BUSY_CYCLES="${SWAI_BUSY_CYCLES:-25}" swai_load_test -r module.busy_load_unload_cycles
 wait $lane
 for vmsuite in vm-2cards-default vm-fuzz vm-1card-all-global vm-8cards-all-local smi-json \
-		vm-runner-faults vm-unplug vm-load-busy; do
+		vm-runner-faults vm-mmio-fuzz vm-unplug vm-load-busy; do
 	report "$vmsuite"
 done
 
