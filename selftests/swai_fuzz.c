@@ -43,8 +43,13 @@ struct worker {
 	uint32_t syncobjs[POOL];
 	uint64_t jobs[POOL];
 	struct arena arena;
-	unsigned long ops;
+	unsigned long ops, ioctls, programs, jobs_ok;
 	uint64_t deadline;
+};
+
+/* What one process reports to the parent. */
+struct tally {
+	unsigned long ops, ioctls, programs, jobs_ok;
 };
 
 static volatile sig_atomic_t stop;
@@ -136,6 +141,7 @@ static void fuzz_ioctl(struct worker *w, uint64_t *s)
 	default: break;
 	}
 	fd = w->fd;
+	__atomic_add_fetch(&w->ioctls, 1, __ATOMIC_RELAXED);
 	if (!ioctl(fd, cmd, p) && cmd == DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD && p == arg) {
 		struct drm_syncobj_handle h;
 		int out;
@@ -219,6 +225,7 @@ static void fuzz_program(struct worker *w, uint64_t *s)
 	}
 	if (!pick(s, 4))
 		sub.out_sync.handle = w->syncobjs[pick(s, POOL)];
+	__atomic_add_fetch(&w->programs, 1, __ATOMIC_RELAXED);
 	if (!submit_raw(w->fd, &sub))
 		w->jobs[pick(s, POOL)] = sub.job_id;
 }
@@ -227,7 +234,9 @@ static void fuzz_wait(struct worker *w, uint64_t *s)
 {
 	struct drm_swai_job_wait jw;
 
-	job_wait(w->fd, w->jobs[pick(s, POOL)], (int)pick(s, 20), &jw);
+	if (!job_wait(w->fd, w->jobs[pick(s, POOL)], (int)pick(s, 20), &jw) &&
+	    jw.state == DRM_SWAI_JOB_DONE)
+		__atomic_add_fetch(&w->jobs_ok, 1, __ATOMIC_RELAXED);
 }
 
 static void fuzz_mmap(struct worker *w, uint64_t *s)
@@ -317,8 +326,8 @@ static void *kick(void *arg)
 }
 
 /* One process: @threads threads on one card until the deadline. */
-static unsigned long run_process(const char *node, uint64_t seed, int threads,
-				 uint64_t deadline)
+static struct tally run_process(const char *node, uint64_t seed, int threads,
+				uint64_t deadline)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 	pthread_t tid[16], ktid;
@@ -330,7 +339,7 @@ static unsigned long run_process(const char *node, uint64_t seed, int threads,
 	pthread_mutex_init(&w.lock, NULL);
 	w.fd = open(node, O_RDWR | O_CLOEXEC);
 	if (w.fd < 0)
-		return 0;
+		return (struct tally){ 0 };
 	arena_init(w.fd, &w.arena, 64 * 4096);
 	for (int t = 0; t < threads; t++)
 		pthread_create(&tid[t], NULL, thread_main, &w);
@@ -339,7 +348,7 @@ static unsigned long run_process(const char *node, uint64_t seed, int threads,
 		pthread_join(tid[t], NULL);
 	k.done = 1;
 	pthread_join(ktid, NULL);
-	return w.ops;
+	return (struct tally){ w.ops, w.ioctls, w.programs, w.jobs_ok };
 }
 
 /* The card still runs a copy and gets it right. */
@@ -372,7 +381,8 @@ int main(int argc, char **argv)
 	long seconds = env_sec ? atol(env_sec) : 60;
 	int procs = 6, threads = 4, ncards, hung = 0, c;
 	struct swai_card cards[SWAI_MAX_CARDS];
-	unsigned long total = 0, killed = 0;
+	struct tally total = { 0 };
+	unsigned long killed = 0;
 	uint64_t deadline;
 	pid_t pids[64];
 	int fds[64];
@@ -413,12 +423,12 @@ int main(int argc, char **argv)
 			return 1;
 		pids[i] = fork();
 		if (!pids[i]) {
-			unsigned long ops;
+			struct tally t;
 
 			close(pfd[0]);
-			ops = run_process(cards[i % ncards].node, seed + (uint64_t)i * 7919, threads,
-					  deadline);
-			if (write(pfd[1], &ops, sizeof(ops)) != sizeof(ops))
+			t = run_process(cards[i % ncards].node, seed + (uint64_t)i * 7919, threads,
+					deadline);
+			if (write(pfd[1], &t, sizeof(t)) != sizeof(t))
 				_exit(1);
 			_exit(0);
 		}
@@ -441,7 +451,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (int i = 0; i < procs; i++) {
-		unsigned long ops = 0;
+		struct tally t;
 		int st, waited = 0;
 
 		while (waitpid(pids[i], &st, WNOHANG) == 0 && waited < 300) {
@@ -463,15 +473,20 @@ int main(int argc, char **argv)
 			kill(pids[i], SIGKILL);
 			waitpid(pids[i], &st, 0);
 		}
-		if (read(fds[i], &ops, sizeof(ops)) == sizeof(ops))
-			total += ops;
+		if (read(fds[i], &t, sizeof(t)) == sizeof(t)) {
+			total.ops += t.ops;
+			total.ioctls += t.ioctls;
+			total.programs += t.programs;
+			total.jobs_ok += t.jobs_ok;
+		}
 		else if (WIFSIGNALED(st))
 			printf("# process %d died of signal %d (a fuzzer bug)\n", pids[i],
 			       WTERMSIG(st));
 		close(fds[i]);
 	}
-	printf("ok 1 - %lu operations in %d processes x %d threads, %lu processes killed "
-	       "in flight\n", total, procs, threads, killed);
+	printf("ok 1 - %lu operations in %d processes x %d threads (%lu random ioctls, %lu "
+	       "programs submitted, %lu jobs seen to end), %lu processes killed in flight\n",
+	       total.ops, procs, threads, total.ioctls, total.programs, total.jobs_ok, killed);
 	printf("%sok 2 - no process hung past the deadline\n", hung ? "not " : "");
 	c = 1;
 	for (int k = 0; k < ncards; k++) {
