@@ -74,7 +74,7 @@ endef
 
 .PHONY: all setup check demo module libs runtime collectives tools selftests unit-tests faults \
 	dkms-source dkms-install dkms-uninstall \
-	clean lint need-setup install uninstall fuzz
+	clean lint need-setup install uninstall fuzz debug-kernel check-debug
 
 all: module libs tools selftests unit-tests faults
 
@@ -388,6 +388,36 @@ fuzz: all
 		$(if $(FUZZ_SEED),-s $(FUZZ_SEED))
 	tools/vm/swai-vm --cards $(FUZZ_CARDS) --timeout 3600 -- env SWAI_EXPECT_CARDS=$(FUZZ_CARDS) \
 		SWAI_BUSY_CYCLES=100 swai_load_test -r module.busy_load_unload_cycles
+
+# --- make check-debug: the VM selftests and the fuzzer on a debug kernel --------------
+# tools/debug-kernel/build.sh builds (once, cached like QEMU) a 6.12 guest kernel
+# with KASAN, lockdep, DEBUG_OBJECTS, kmemleak and UBSAN; swai.ko is built
+# against it from a copy of its sources (build/debug/).  swai-vm --debug-kernel
+# boots it; any report of the checkers fails the run, and after the command
+# swai.ko is unloaded and kmemleak scanned.  Not part of make check: the
+# first kernel build alone takes 15-30 minutes on two cores.
+DEBUG_B := $(B)/debug
+DEBUG_FUZZ_SECONDS ?= 120
+debug-kernel: need-setup $(KSRC)
+	@mkdir -p $(DEBUG_B)
+	tools/debug-kernel/build.sh >$(DEBUG_B)/debug-kernel.mk.tmp
+	@mv $(DEBUG_B)/debug-kernel.mk.tmp $(DEBUG_B)/debug-kernel.mk
+	@rm -rf $(DEBUG_B)/src $(DEBUG_B)/moddir && mkdir -p $(DEBUG_B)/src/kernel \
+		$(DEBUG_B)/src/uapi/drm $(DEBUG_B)/moddir
+	@cp Kbuild $(DEBUG_B)/src/ && cp kernel/*.c kernel/*.h $(DEBUG_B)/src/kernel/ && \
+		cp uapi/drm/*.h $(DEBUG_B)/src/uapi/drm/
+	@kdir=$$(sed -n 's/^SWAI_DEBUG_KDIR := //p' $(DEBUG_B)/debug-kernel.mk) && \
+		$(MAKE) -C $$kdir M=$(DEBUG_B)/src W=1 modules >$(DEBUG_B)/kbuild.log 2>&1 || \
+		{ cat $(DEBUG_B)/kbuild.log; exit 1; }; \
+		cp $$kdir/modules.builtin* $$kdir/modules.order $(DEBUG_B)/moddir/ && \
+		touch $(DEBUG_B)/moddir/modules.dep
+	cp $(DEBUG_B)/src/swai.ko $(DEBUG_B)/swai.ko
+check-debug: all debug-kernel
+	tools/vm/swai-vm --debug-kernel --cards 2 --mem 2048 --timeout 3600 -- \
+		env SWAI_EXPECT_CARDS=2 SWAI_EXPECT_HBM_MB=256 SWAI_EXPECT_LOCAL_MB=128 \
+		SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests --quick
+	tools/vm/swai-vm --debug-kernel --cards 2 --mem 2048 --timeout 1800 -- \
+		swai_fuzz -t $(DEBUG_FUZZ_SECONDS)
 
 # --- the two commands -----------------------------------------------------------------
 check: setup

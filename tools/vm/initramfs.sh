@@ -45,12 +45,14 @@ swai_module_closure() {
 	done
 }
 
-# swai_base_initramfs TOP BUILD CACHE GUEST_MODDIR KVER: print the image path.
+# swai_base_initramfs TOP BUILD CACHE GUEST_MODDIR KVER [MODULE]: print the
+# image path.  MODULE is the swai.ko to load (default BUILD/swai.ko; the
+# debug kernel's is built apart).
 swai_base_initramfs() {
-	local top=$1 build=$2 cache=$3 moddir=$4 kver=$5 hash out stage m deps f
+	local top=$1 build=$2 cache=$3 moddir=$4 kver=$5 ko=${6:-$2/swai.ko} hash out stage m deps f
 	hash=$( (cat "$top/tools/vm/init" "$top/tools/vm/initramfs.sh" /bin/busybox;
 		echo "$kver";
-		find "$build/swai.ko" "$build/bin" "$build/lib" "$build/selftests" \
+		find "$ko" "$build/bin" "$build/lib" "$build/selftests" \
 			-type f 2>/dev/null | sort | xargs cat) | sha256sum | cut -c1-16)
 	out=$cache/initramfs/base-$hash.cpio.gz
 	if [ -f "$out" ]; then echo "$out"; return; fi
@@ -63,9 +65,9 @@ swai_base_initramfs() {
 	# Kernel modules: swai.ko plus the closure of what it depends on.
 	m=$stage/lib/modules/$kver
 	mkdir -p "$m/extra"
-	cp "$build/swai.ko" "$m/extra/swai.ko"
+	cp "$ko" "$m/extra/swai.ko"
 	cp "$moddir"/modules.builtin* "$moddir/modules.order" "$m/"
-	deps=$(modinfo -F depends "$build/swai.ko" | tr , ' ')
+	deps=$(modinfo -F depends "$ko" | tr , ' ')
 	for f in $(swai_module_closure "$moddir" $deps); do
 		mkdir -p "$m/$(dirname "$f")"
 		case $f in
