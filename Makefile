@@ -52,8 +52,8 @@ DIRFLAGS_tools/card := -Ikernel
 DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
 DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS)
 DIRFLAGS_tools/cluster/tests := -Itools/cluster
-DIRFLAGS_tools/qemu := -Ikernel -I$(B)/gen
-DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -I$(B)/gen
+DIRFLAGS_tools/qemu := -Ikernel -Itools/cluster -I$(B)/gen
+DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -Itools/cluster -I$(B)/gen
 DIRFLAGS_selftests := -Iruntime -Ikernel -isystem $(SWAI_KSELFTEST) -Wno-clobbered
 dirflags = $(DIRFLAGS_$(patsubst %/,%,$(dir $(1))))
 
@@ -314,7 +314,7 @@ $(B)/selftests/%: selftests/%.sh
 # --- host unit tests (no VM), under ASan/UBSan ------------------------------------------
 UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-test \
 	$(B)/tests/swai-exec-test $(B)/tests/swai-timing-test $(B)/tests/swai-compute-test \
-	$(B)/tests/swai-async-test \
+	$(B)/tests/swai-async-test $(B)/tests/swai-fabric-test \
 	$(B)/tests/sdaa-unit-test \
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
 	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test
@@ -354,7 +354,8 @@ $(B)/tests/sdaa-unit-test: $(call objs,san,runtime/tests/sdaa-unit-test.c $(RT_S
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(DRM_LIBS) -lnuma -lpthread -lm
 # The QEMU device without QEMU, on the engine: the device model's unit tests.
-DEV_SRC := $(filter-out tools/qemu/swai-pci.c,$(wildcard tools/qemu/swai-*.c))
+DEV_SRC := $(filter-out tools/qemu/swai-pci.c tools/qemu/swai-fabric-obj.c,\
+	$(wildcard tools/qemu/swai-*.c))
 # Its trace points compile against no-ops generated from the same trace-events.
 $(B)/gen/swai-trace-stubs.h: tools/qemu/trace-events tools/qemu/trace-stubs.awk
 	@mkdir -p $(dir $@)
@@ -362,9 +363,9 @@ $(B)/gen/swai-trace-stubs.h: tools/qemu/trace-events tools/qemu/trace-stubs.awk
 $(call objs,san,$(DEV_SRC) $(wildcard tools/qemu/tests/*.c)): $(B)/gen/swai-trace-stubs.h
 $(B)/san/lib/libswaidev.a: $(call objs,san,$(DEV_SRC)); $(archive)
 $(B)/tests/swai-%-test: $(B)/san/tools/qemu/tests/swai-%-test.o $(B)/san/lib/libswaidev.a \
-		$(B)/san/lib/libswaicard.a
+		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lblas -lm
+	$(CC) $(SAN) -o $@ $^ -lblas $(CLUSTER_LIBS) -lm
 
 # Objects are kept (make would delete them as intermediates of the archives).
 .SECONDARY:

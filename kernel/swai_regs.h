@@ -77,6 +77,7 @@
 #define SWAI_CAP_TIMING			BIT(6)	/* timing model, SWAI_REG_T_* */
 #define SWAI_CAP_PEER			BIT(7)	/* SWAI_DESC_PEER, DIV, DT_U8 */
 #define SWAI_CAP_COMPUTE		BIT(8)	/* GEMM..DRAIN, XFER_ASYNC */
+#define SWAI_CAP_FABRIC			BIT(9)	/* SWAI_PTE_FABRIC, SWAI_REG_FABRIC_* */
 
 /* SWAI_REG_STATUS bits */
 #define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
@@ -140,6 +141,16 @@
 #define SWAI_PTE_VALID			BIT_ULL(0)
 #define SWAI_PTE_WRITE			BIT_ULL(1)	/* level 2: writable */
 #define SWAI_PTE_HOST			BIT_ULL(2)	/* level 2: host page */
+/*
+ * Level 2: a page of the HBM of fabric card SWAI_PTE_CARD_OF(e) (the
+ * address field is HBM-physical on that card; SWAI_CAP_FABRIC).
+ */
+#define SWAI_PTE_FABRIC			BIT_ULL(3)
+#define SWAI_PTE_CARD_SHIFT		52
+#define SWAI_PTE_CARD_MASK		(0xffULL << SWAI_PTE_CARD_SHIFT)
+#define SWAI_PTE_CARD(c)		((unsigned long long)(c) << SWAI_PTE_CARD_SHIFT)
+#define SWAI_PTE_CARD_OF(e)		((unsigned int)(((e) & SWAI_PTE_CARD_MASK) >> \
+					 SWAI_PTE_CARD_SHIFT))
 #define SWAI_PTE_ADDR_MASK		0x000ffffffffff000ULL	/* bits 51:12 */
 
 /* SWAI_REG_MMU_FAULT_STATUS */
@@ -160,6 +171,7 @@
 #define SWAI_MMU_PROBE_WRITE		BIT(0)	/* GO: probe a write access */
 #define SWAI_MMU_PROBE_OK		BIT(0)	/* RESULT: translated */
 #define SWAI_MMU_PROBE_HOST		BIT(1)	/* RESULT: host page */
+#define SWAI_MMU_PROBE_FABRIC		BIT(2)	/* RESULT: a fabric card's page */
 #define SWAI_MMU_PROBE_DONE		BIT(3)	/* RESULT: probe finished */
 #define SWAI_MMU_PROBE_REASON(x)	(((x) >> 4) & 0xf)	/* if !OK */
 
@@ -283,5 +295,27 @@ struct swai_hw_completion {
 #define SWAI_REG_CLOCK_HI		0x022c
 #define SWAI_REG_T_F32_GFLOPS		0x0230	/* per CG, peak f32 GEMM */
 #define SWAI_REG_T_BF16_GFLOPS		0x0234	/* per CG, bf16 inputs */
+
+/*
+ * --- Fabric (SWAI_CAP_FABRIC; datasheet §15) ---
+ * The cards of a node joined by the links of a topology file.  FABRIC_CARDS
+ * is 0 when the card is on no fabric.  FABRIC_TAG is the same on every card
+ * of one fabric and differs between fabrics: two cards can reach each
+ * other only if their tags match.  Write a card's fabric index to
+ * FABRIC_PEER to read the route to it from this card in FABRIC_PEER_*.
+ */
+#define SWAI_REG_FABRIC_ID		0x0300	/* RO: this card's fabric index */
+#define SWAI_REG_FABRIC_CARDS		0x0304	/* RO: cards of the topology */
+#define SWAI_REG_FABRIC_TAG		0x0308	/* RO: the fabric's identity */
+#define SWAI_REG_FABRIC_PEER		0x030c	/* RW: a card, for PEER_* */
+#define SWAI_REG_FABRIC_PEER_PATH	0x0310	/* RO: SWAI_FABRIC_PATH_* */
+#define SWAI_REG_FABRIC_PEER_MBPS	0x0314	/* RO: narrowest link, MB/s */
+#define SWAI_REG_FABRIC_PEER_LAT_NS	0x0318	/* RO: route latency, ns */
+
+#define SWAI_FABRIC_MAX_CARDS		256	/* SWAI_PTE_CARD's 8 bits */
+/* SWAI_REG_FABRIC_PEER_PATH */
+#define SWAI_FABRIC_PATH_ROUTE		BIT(0)	/* a route exists */
+#define SWAI_FABRIC_PATH_JOINED		BIT(1)	/* the card is present */
+#define SWAI_FABRIC_PATH_HOPS(x)	(((x) >> 8) & 0xff)	/* links crossed */
 
 #endif /* SWAI_REGS_H */

@@ -196,6 +196,7 @@ suite unit-device-exec "$top/build/tests/swai-exec-test"
 suite unit-device-timing "$top/build/tests/swai-timing-test"
 suite unit-device-compute "$top/build/tests/swai-compute-test"
 suite unit-device-async "$top/build/tests/swai-async-test"
+suite unit-device-fabric "$top/build/tests/swai-fabric-test"
 suite unit-runtime "$top/build/tests/sdaa-unit-test"
 suite unit-suballoc "$top/build/tests/suballoc-test"
 suite unit-swccl "$top/build/tests/swccl-unit-test"
@@ -207,6 +208,8 @@ suite sched-cli sched_cli
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
+suite qtest-fabric /usr/bin/python3 "$top/tools/qemu/tests/swai-fabric-qtest.py" "$qemu" \
+	"$top/tools/cluster/topologies"
 suite qtest-mmio-fuzz /usr/bin/python3 "$top/tools/qemu/tests/swai-mmio-fuzz.py" "$qemu" \
 	"${SWAI_FUZZ_QTEST_SECONDS:-20}"
 suite checkpatch lint

@@ -30,14 +30,16 @@ int swai_access_locate(struct swai_engine *e, unsigned cg,
     return e->ops->locate(e->opaque, cg, j, va, len, write, p, &j->fault);
 }
 
-/* Count n bytes on the paths an access of tier uses. */
-static void account(uint64_t acct[SWAI_RES_N], unsigned tier, bool write,
-                    uint64_t n)
+/* Count n bytes on the paths an access of place p uses. */
+static void account(uint64_t acct[SWAI_ACCT_N], const struct swai_place *p,
+                    bool write, uint64_t n)
 {
+    unsigned peer = write ? SWAI_ACCT_FABRIC_WR_CARD : SWAI_ACCT_FABRIC_RD_CARD;
+
     if (!acct) {
         return;
     }
-    switch (tier) {
+    switch (p->tier) {
     case SWAI_TIER_LOCAL:
         acct[write ? SWAI_RES_LOCAL_WR : SWAI_RES_LOCAL_RD] += n;
         break;
@@ -58,6 +60,16 @@ static void account(uint64_t acct[SWAI_RES_N], unsigned tier, bool write,
         acct[SWAI_RES_BUS_TOTAL] += n;
         acct[write ? SWAI_RES_LOCAL_WR : SWAI_RES_LOCAL_RD] += n;
         break;
+    case SWAI_TIER_FABRIC:
+        /*
+         * Over the card's own fabric port and the route's links (booked by
+         * the host, ops->fabric_book); the peer's HBM port is not modeled.
+         */
+        acct[write ? SWAI_ACCT_FABRIC_WR : SWAI_ACCT_FABRIC_RD] += n;
+        if (!acct[peer]) {
+            acct[peer] = (uint64_t)p->card + 1;
+        }
+        break;
     default:
         acct[write ? SWAI_RES_PCIE_WR : SWAI_RES_PCIE_RD] += n;
         break;
@@ -66,7 +78,7 @@ static void account(uint64_t acct[SWAI_RES_N], unsigned tier, bool write,
 
 int swai_access_rw(struct swai_engine *e, unsigned cg,
                    struct swai_engine_job *j, uint64_t va, uint8_t *buf,
-                   uint64_t len, bool write, uint64_t acct[SWAI_RES_N],
+                   uint64_t len, bool write, uint64_t acct[SWAI_ACCT_N],
                    uint64_t *moved)
 {
     struct swai_place m;
@@ -106,7 +118,7 @@ int swai_access_rw(struct swai_engine *e, unsigned cg,
             r = SWAI_JOB_ERR_DMA;
             break;
         }
-        account(acct, m.tier, write, n);
+        account(acct, &m, write, n);
         done += n;
     }
     if (moved) {
@@ -118,7 +130,7 @@ int swai_access_rw(struct swai_engine *e, unsigned cg,
 /* The COPY the way the card defines it: all of the source into LDM first. */
 static int copy_through(struct swai_engine *e, unsigned cg,
                         struct swai_engine_job *j, uint64_t dst, uint64_t src,
-                        uint64_t len, uint64_t acct[SWAI_RES_N],
+                        uint64_t len, uint64_t acct[SWAI_ACCT_N],
                         uint64_t *moved)
 {
     uint8_t *buf = e->ldm ? e->bounce : NULL;
@@ -230,11 +242,11 @@ static bool move(struct swai_engine *e, const struct swai_place *d,
 
 int swai_access_copy(struct swai_engine *e, unsigned cg,
                      struct swai_engine_job *j, uint64_t dst, uint64_t src,
-                     uint64_t len, uint64_t acct[SWAI_RES_N],
+                     uint64_t len, uint64_t acct[SWAI_ACCT_N],
                      uint64_t *moved)
 {
     struct swai_engine_job saved = *j;
-    uint64_t acct0[SWAI_RES_N];
+    uint64_t acct0[SWAI_ACCT_N];
     struct run s[COPY_RUNS];
     uint64_t got = 0, done = 0, soff = 0;
     unsigned ns = 0, si = 0;
@@ -260,7 +272,7 @@ int swai_access_copy(struct swai_engine *e, unsigned cg,
             return r;
         }
         s[ns].n = len - got < s[ns].p.run ? len - got : s[ns].p.run;
-        account(acct, s[ns].p.tier, false, s[ns].n);
+        account(acct, &s[ns].p, false, s[ns].n);
         got += s[ns++].n;
     }
     while (done < len) {
@@ -290,7 +302,7 @@ int swai_access_copy(struct swai_engine *e, unsigned cg,
                 soff = 0;
             }
         }
-        account(acct, d.tier, true, dl);
+        account(acct, &d, true, dl);
         done += dl;
     }
     copy_fence();

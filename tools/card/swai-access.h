@@ -18,6 +18,22 @@
 
 #include "swai-engine.h"
 
+/*
+ * What the chunks of a transfer used, for the timing model: bytes per path
+ * of the card (SWAI_RES_*), then bytes read from and written to another
+ * card over the fabric and which card (its index + 1; 0: none).  A chunk
+ * reaches at most one peer card each way: the first it touches is the one
+ * charged (a 64 KiB chunk spread over pages of two peer cards is charged
+ * on the first one's route).
+ */
+enum {
+    SWAI_ACCT_FABRIC_RD = SWAI_RES_N,
+    SWAI_ACCT_FABRIC_WR,
+    SWAI_ACCT_FABRIC_RD_CARD,
+    SWAI_ACCT_FABRIC_WR_CARD,
+    SWAI_ACCT_N,
+};
+
 /* Where [va, va + len) is: SWAI_JOB_OK and *p, or an error. */
 int swai_access_locate(struct swai_engine *e, unsigned cg,
                        struct swai_engine_job *j, uint64_t va, uint64_t len,
@@ -29,7 +45,7 @@ int swai_access_locate(struct swai_engine *e, unsigned cg,
  */
 int swai_access_rw(struct swai_engine *e, unsigned cg,
                    struct swai_engine_job *j, uint64_t va, uint8_t *buf,
-                   uint64_t len, bool write, uint64_t acct[SWAI_RES_N],
+                   uint64_t len, bool write, uint64_t acct[SWAI_ACCT_N],
                    uint64_t *moved);
 /*
  * COPY len (<= SWAI_CHUNK) bytes from va src to va dst, as if through LDM:
@@ -39,7 +55,7 @@ int swai_access_rw(struct swai_engine *e, unsigned cg,
  */
 int swai_access_copy(struct swai_engine *e, unsigned cg,
                      struct swai_engine_job *j, uint64_t dst, uint64_t src,
-                     uint64_t len, uint64_t acct[SWAI_RES_N],
+                     uint64_t len, uint64_t acct[SWAI_ACCT_N],
                      uint64_t *moved);
 
 #endif /* SWAI_ACCESS_H */

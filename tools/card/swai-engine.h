@@ -47,6 +47,7 @@
 #define SWAI_TIER_GLOBAL    1   /* Global-HBM, over the ring bus */
 #define SWAI_TIER_HOST      2   /* host memory over PCIe */
 #define SWAI_TIER_PEER      3   /* another CG's Local-HBM (SWAI_DESC_PEER) */
+#define SWAI_TIER_FABRIC    4   /* another card's HBM, over the fabric */
 
 /* Where a run of device addresses is (struct swai_engine_ops.locate). */
 struct swai_place {
@@ -55,6 +56,7 @@ struct swai_place {
     bool dma;               /* no ptr: reach addr with ops->dma_read/write */
     bool host;              /* addr is a host address, not HBM-physical */
     uint64_t addr;          /* the bytes' identity (semaphore times) */
+    unsigned card;          /* SWAI_TIER_FABRIC: the peer card's index */
     uint64_t run;           /* bytes from va served alike, at least 1 */
 };
 /* No ptr and no dma: the host only times the access (the cost model). */
@@ -167,6 +169,24 @@ struct swai_engine_ops {
     int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
                      size_t len);
     uint64_t (*wall_ns)(void *opaque);      /* host monotonic time */
+    /*
+     * Optional, for places on SWAI_TIER_FABRIC (datasheet §15): book a
+     * chunk's @bytes to (@write) or from peer card @card on the links of
+     * the route, ready at @ready_ps; returns when the chunk is done: a
+     * write's last byte has left the card, a read's has arrived (@first:
+     * the instruction's first chunk, which waits for the route's latency;
+     * later chunks follow it as a pipeline).
+     */
+    uint64_t (*fabric_book)(void *opaque, unsigned card, bool write,
+                            uint64_t ready_ps, uint64_t bytes, bool first);
+    /*
+     * Optional: the semaphore at HBM address @addr of peer card @card was
+     * written at @ps (it is there the route's latency later), and when it
+     * was last written as seen from here (0: no constraint).
+     */
+    void (*fabric_sem_store)(void *opaque, unsigned card, uint64_t addr,
+                             uint64_t ps);
+    uint64_t (*fabric_sem_time)(void *opaque, unsigned card, uint64_t addr);
     /* Around the bulk of a step; NULL: nothing to drop. */
     void (*unlock)(void *opaque);
     void (*lock)(void *opaque);

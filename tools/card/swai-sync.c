@@ -13,8 +13,8 @@
 
 /* --- when the card last wrote each semaphore --- */
 
-static void record(struct swai_engine *e, bool host, uint64_t addr,
-                   uint64_t ps)
+void swai_sync_record(struct swai_engine *e, bool host, uint64_t addr,
+                      uint64_t ps)
 {
     struct swai_engine_sem *r, *victim = &e->sem[0];
 
@@ -34,8 +34,8 @@ static void record(struct swai_engine *e, bool host, uint64_t addr,
     victim->ps = ps;
 }
 
-static uint64_t written_at(const struct swai_engine *e, bool host,
-                           uint64_t addr)
+uint64_t swai_sync_written_at(const struct swai_engine *e, bool host,
+                              uint64_t addr)
 {
     const struct swai_engine_sem *r;
 
@@ -94,10 +94,17 @@ static int sem_store(struct swai_engine *e, unsigned cg, uint64_t va,
     struct swai_place m;
     int r = sem_rw(e, cg, va, true, &v, &m);
 
-    if (!r) {
-        record(e, m.host, m.addr, e->cg[cg].clock_ps);
+    if (r) {
+        return r;
     }
-    return r;
+    if (m.tier != SWAI_TIER_FABRIC) {
+        swai_sync_record(e, m.host, m.addr, e->cg[cg].clock_ps);
+    } else if (e->ops->fabric_sem_store) {
+        /* The owner card remembers it, for its own waiters and others'. */
+        e->ops->fabric_sem_store(e->opaque, m.card, m.addr,
+                                 e->cg[cg].clock_ps);
+    }
+    return SWAI_JOB_OK;
 }
 
 int swai_sync_check(struct swai_engine *e, unsigned cg)
@@ -115,7 +122,12 @@ int swai_sync_check(struct swai_engine *e, unsigned cg)
     if (j->wait_eq ? v != j->wait_target : v < j->wait_target) {
         return SWAI_JOB_OK;
     }
-    t = written_at(e, m.host, m.addr);
+    if (m.tier != SWAI_TIER_FABRIC) {
+        t = swai_sync_written_at(e, m.host, m.addr);
+    } else {
+        t = e->ops->fabric_sem_time ?
+            e->ops->fabric_sem_time(e->opaque, m.card, m.addr) : 0;
+    }
     c->clock_ps = (t > c->clock_ps ? t : c->clock_ps) + j->wait_cost_ps;
     j->wait = SWAI_ENGINE_RUN;
     swai_cg_next(j);

@@ -28,4 +28,17 @@ int swai_sync_step(struct swai_engine *e, unsigned cg,
  */
 int swai_sync_check(struct swai_engine *e, unsigned cg);
 
+/*
+ * When semaphores were written, for the hosts of several cards joined by
+ * a fabric: a peer card's write of a semaphore in this card's HBM (@host
+ * false, @addr HBM-physical) is recorded here at the modeled time it
+ * arrives, and a peer card's wait on it reads the time here.  A slot is
+ * forgotten (oldest first) when SWAI_ENGINE_SEMS are in use; 0: no
+ * constraint.
+ */
+void swai_sync_record(struct swai_engine *e, bool host, uint64_t addr,
+                      uint64_t ps);
+uint64_t swai_sync_written_at(const struct swai_engine *e, bool host,
+                              uint64_t addr);
+
 #endif /* SWAI_SYNC_H */

@@ -80,7 +80,7 @@ static int setup(const struct swai_engine *e, const struct swai_insn *in,
 static int piece(struct swai_engine *e, unsigned cg,
                  struct swai_engine_job *j, const struct swai_insn *in,
                  const struct xfer *x, uint64_t from, uint64_t n,
-                 uint64_t acct[SWAI_RES_N], uint64_t *moved)
+                 uint64_t acct[SWAI_ACCT_N], uint64_t *moved)
 {
     uint8_t *ldm = swai_cg_ldm(e, cg);
     uint64_t row = from / x->len, off = from % x->len;
@@ -168,10 +168,34 @@ static int done(struct swai_engine_cg *c, const struct swai_insn *in,
  */
 #define XFER_BATCH  16
 
+/*
+ * A chunk started at 'at' on the card's paths and, when it reached another
+ * card, on the fabric's links: when it ends.
+ */
+static uint64_t chunk_end(struct swai_engine *e, uint64_t at,
+                          const uint64_t acct[SWAI_ACCT_N], bool first)
+{
+    uint64_t end = swai_timing_chunk(&e->timing, at, acct);
+    unsigned w;
+
+    for (w = 0; w < 2 && e->ops->fabric_book; w++) {
+        uint64_t n = acct[w ? SWAI_ACCT_FABRIC_WR : SWAI_ACCT_FABRIC_RD];
+        uint64_t card = acct[w ? SWAI_ACCT_FABRIC_WR_CARD :
+                             SWAI_ACCT_FABRIC_RD_CARD];
+
+        if (n && card) {
+            end = swai_cg_max(end, e->ops->fabric_book(e->opaque,
+                                                       (unsigned)card - 1, w,
+                                                       at, n, first));
+        }
+    }
+    return end;
+}
+
 /* Book a chunk that moved 'got' bytes using 'acct', as its kind does. */
 static void book(struct swai_engine *e, struct swai_engine_cg *c,
                  const struct swai_insn *in, uint64_t got,
-                 uint64_t acct[SWAI_RES_N])
+                 uint64_t acct[SWAI_ACCT_N], bool first)
 {
     struct swai_engine_job *j = &c->job;
     uint64_t t;
@@ -180,7 +204,7 @@ static void book(struct swai_engine *e, struct swai_engine_cg *c,
         j->transfer_ps += swai_timing_ideal_ps(&e->timing, acct);
     }
     if (!is_async(in)) {
-        c->clock_ps = swai_timing_chunk(&e->timing, c->clock_ps, acct);
+        c->clock_ps = chunk_end(e, c->clock_ps, acct, first);
         return;
     }
     if (!got) {
@@ -188,7 +212,7 @@ static void book(struct swai_engine *e, struct swai_engine_cg *c,
     }
     /* Each chunk starts when the last ended and its ports are free. */
     t = swai_seq_ports_ready(&j->seq, j->seq.xfer_end_ps, acct);
-    swai_seq_ports_busy(&j->seq, swai_timing_chunk(&e->timing, t, acct), acct);
+    swai_seq_ports_busy(&j->seq, chunk_end(e, t, acct, first), acct);
 }
 
 int swai_xfer_step(struct swai_engine *e, unsigned cg,
@@ -196,8 +220,8 @@ int swai_xfer_step(struct swai_engine *e, unsigned cg,
 {
     struct swai_engine_cg *c = &e->cg[cg];
     struct swai_engine_job *j = &c->job, copy;
-    uint64_t acct[XFER_BATCH][SWAI_RES_N] = { { 0 } };
-    uint64_t got[XFER_BATCH], at, moved = 0;
+    uint64_t acct[XFER_BATCH][SWAI_ACCT_N] = { { 0 } };
+    uint64_t got[XFER_BATCH], at, at0, moved = 0;
     unsigned nb, b, batch;
     uint32_t gen = e->gen;
     struct xfer x;
@@ -212,7 +236,7 @@ int swai_xfer_step(struct swai_engine *e, unsigned cg,
     }
     batch = swai_cg_alone(e, cg) ? XFER_BATCH : 1;
     copy = *j;
-    at = copy.done;
+    at = at0 = copy.done;
     swai_cg_unlock(e);
     for (nb = 0; nb < batch && (at < x.total || !nb) && !r; nb++) {
         uint64_t chunk = x.total - at < SWAI_CHUNK ? x.total - at : SWAI_CHUNK;
@@ -239,7 +263,7 @@ int swai_xfer_step(struct swai_engine *e, unsigned cg,
     copy.done = at;
     *j = copy;
     for (b = 0; b < nb; b++) {
-        book(e, c, in, got[b], acct[b]);
+        book(e, c, in, got[b], acct[b], !b && !at0);
     }
     return r ? r : done(c, in, &x);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swai-links.h"
 #include "swai-sched-cost.h"
 
 struct sim {
@@ -16,8 +17,7 @@ struct sim {
     uint64_t bytes;
     const int *card;            /* rank -> card */
     struct swai_topo_route *route;  /* [a * N + b], computed when used */
-    struct swai_cal **cal;      /* per resource, allocated when used */
-    uint64_t *res_bytes;
+    struct swai_links links;
     uint64_t **done;            /* [rank][step]: end time, if fin */
     unsigned char **fin;        /* [rank][step]: has run */
     uint64_t **arrive;          /* [rank][send step]: data at the peer */
@@ -85,47 +85,23 @@ static int book_send(struct sim *x, int r, int i, uint64_t start, char *why,
                      size_t n)
 {
     const struct swai_step *st = &x->s->ranks[r].steps[i];
-    uint64_t bytes = range_bytes(x, st->src_off, st->count), d, t0 = start;
+    uint64_t bytes = range_bytes(x, st->src_off, st->count), t0, t1;
     struct swai_topo_route *rt;
     int ret = route(x, r, st->peer, &rt, why, n);
 
+    if (!ret) {
+        ret = swai_links_book(&x->links, rt, start, bytes, &t0, &t1);
+    }
     if (ret) {
+        if (ret == -ENOMEM) {
+            snprintf(why, n, "out of memory");
+        }
         return ret;
     }
-    d = swai_timing_ps(bytes, rt->mbps);
-    for (int h = 0; h < rt->nhops; h++) {
-        int res = swai_topo_resource(x->t, &rt->hops[h]);
-
-        if (!x->cal[res]) {
-            x->cal[res] = calloc(1, sizeof(**x->cal));
-            if (!x->cal[res]) {
-                return -ENOMEM;
-            }
-        }
-    }
-    /* cut-through: every hop for the same d, from when all are free */
-    for (int h = 0; h < rt->nhops;) {
-        uint64_t at = swai_cal_fit(x->cal[swai_topo_resource(x->t,
-                                   &rt->hops[h])], t0, d);
-
-        h = at == t0 ? h + 1 : 0;
-        t0 = at;
-    }
-    for (int h = 0; h < rt->nhops; h++) {
-        swai_cal_book(x->cal[swai_topo_resource(x->t, &rt->hops[h])], t0, d);
-    }
-    for (int h = 0; h < rt->nhops; h++) {
-        int res = swai_topo_resource(x->t, &rt->hops[h]);
-
-        x->res_bytes[res] += bytes;
-        x->out.link_bytes += bytes;
-        if (x->res_bytes[res] > x->out.busiest_bytes) {
-            x->out.busiest_bytes = x->res_bytes[res];
-        }
-    }
-    x->done[r][i] = t0 + d;
+    x->out.link_bytes += bytes * (uint64_t)rt->nhops;
+    x->done[r][i] = t1;
     x->fin[r][i] = 1;
-    x->arrive[r][i] = t0 + d + swai_timing_ns_to_ps(rt->latency_ns);
+    x->arrive[r][i] = t1 + swai_timing_ns_to_ps(rt->latency_ns);
     return 0;
 }
 
@@ -217,9 +193,7 @@ static void sim_free(struct sim *x)
     for (size_t i = 0; x->route && i < N * N; i++) {
         swai_topo_route_free(&x->route[i]);
     }
-    for (int i = 0; x->cal && i < swai_topo_nresources(x->t); i++) {
-        free(x->cal[i]);
-    }
+    swai_links_free(&x->links);
     for (size_t r = 0; r < N; r++) {
         if (x->done) {
             free(x->done[r]);
@@ -232,8 +206,6 @@ static void sim_free(struct sim *x)
         }
     }
     free(x->route);
-    free(x->cal);
-    free(x->res_bytes);
     free(x->done);
     free(x->fin);
     free(x->arrive);
@@ -243,18 +215,17 @@ static void sim_free(struct sim *x)
 
 static int sim_init(struct sim *x)
 {
-    size_t N = (size_t)x->s->nranks, R = (size_t)swai_topo_nresources(x->t);
+    size_t N = (size_t)x->s->nranks;
 
+    if (swai_links_init(&x->links, x->t)) {
+        return -ENOMEM;
+    }
     x->route = calloc(N * N, sizeof(*x->route));
-    x->cal = calloc(R + 1, sizeof(*x->cal));
-    x->res_bytes = calloc(R + 1, sizeof(*x->res_bytes));
     x->done = calloc(N, sizeof(*x->done));
     x->fin = calloc(N, sizeof(*x->fin));
     x->arrive = calloc(N, sizeof(*x->arrive));
     x->next = calloc(N, sizeof(*x->next));
-    if (!x->route || !x->cal || !x->res_bytes || !x->done || !x->fin ||
-        !x->arrive ||
-        !x->next) {
+    if (!x->route || !x->done || !x->fin || !x->arrive || !x->next) {
         return -ENOMEM;
     }
     for (size_t r = 0; r < N; r++) {
@@ -327,6 +298,9 @@ int swai_sched_cost(const struct swai_sched *s, const struct swai_topo *t,
         }
     }
     x.out.ps = end;
+    if (!ret) {
+        x.out.busiest_bytes = swai_links_busiest(&x.links);
+    }
     *out = x.out;
     sim_free(&x);
     free(ident);

@@ -16,9 +16,11 @@
  * the result depends on the schedule and the topology only.
  *
  * This is the α-β model of seed 000 with contention: α is the DMA command,
- * the wake-up and the route's latency, β the link.  Until the device model
- * carries card-to-card transfers it is an estimate; when it does, both
- * book the same calendars with the same arithmetic.
+ * the wake-up and the route's latency, β the link.  The emulated fabric
+ * (datasheet §15) books a card's transfers on the same link calendars by
+ * the same rule (swai-links.h); what a schedule costs as the card programs
+ * libswccl lowers it to (launches, steps, 64 KiB chunks) is libswccl's
+ * cost model's, which runs those programs on the card's engine.
  */
 #ifndef SWAI_SCHED_COST_H
 #define SWAI_SCHED_COST_H

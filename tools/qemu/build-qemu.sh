@@ -16,6 +16,8 @@ top=$(cd "$here/../.." && pwd)
 # Everything hw/misc/swai/ is made of.
 srcs=("$here"/swai*.c "$here"/swai*.h "$here"/trace.h "$here"/trace-events "$here"/meson.build
 	"$top"/tools/card/swai*.c "$top"/tools/card/swai*.h "$top"/kernel/swai_regs.h
+	"$top"/tools/cluster/swai-topo*.c "$top"/tools/cluster/swai-topo.h
+	"$top"/tools/cluster/swai-links.[ch]
 	"$top"/uapi/drm/swai_program.h)
 hash=$( (cat "$here/build-qemu.sh"; for f in "${srcs[@]}"; do echo "${f##*/}"; cat "$f"; done) |
 	sha256sum | cut -c1-16)

@@ -8,8 +8,10 @@
  */
 #include "swai-trace.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,7 @@ static void load_defaults(struct swai_card *s)
     s->status = SWAI_STATUS_READY;
     s->scratch = 0;
     s->error = 0;
+    s->fabric_peer = 0;
     s->layout.local_mb = s->props.local_mb;
     swai_irq_reset(&s->irq);
     s->work = 0;
@@ -93,6 +96,57 @@ void swai_card_init(struct swai_card *s, const struct swai_props *p,
 bool swai_card_attach(struct swai_card *s, uint8_t *hbm, uint8_t *ldm)
 {
     return swai_cp_attach(&s->cp, hbm, ldm);
+}
+
+int swai_card_join_fabric(struct swai_card *s, struct swai_fabric *f,
+                          unsigned card, char *why, size_t n)
+{
+    struct swai_fabric_port port = {
+        .hbm = s->cp.mem.hbm,
+        .hbm_bytes = SWAI_NUM_CG * swai_layout_hbm_bytes(&s->layout),
+        .engine = &s->cp.engine,
+    };
+    int r;
+
+    if (s->cp.mem.fabric) {
+        snprintf(why, n, "the card is already on a fabric");
+        return -EBUSY;
+    }
+    r = swai_fabric_join(f, card, &port, why, n);
+    if (!r) {
+        s->cp.mem.fabric = f;
+        s->cp.mem.fabric_card = card;
+    }
+    return r;
+}
+
+void swai_card_leave_fabric(struct swai_card *s)
+{
+    if (s->cp.mem.fabric) {
+        swai_fabric_leave(s->cp.mem.fabric, s->cp.mem.fabric_card);
+        s->cp.mem.fabric = NULL;
+    }
+}
+
+/* FABRIC_PEER_*: the route to the card FABRIC_PEER names. */
+static uint32_t fabric_peer_reg(struct swai_card *s, uint64_t off)
+{
+    struct swai_fabric *f = s->cp.mem.fabric;
+    struct swai_fabric_path p;
+
+    if (!f || !swai_fabric_path(f, s->cp.mem.fabric_card, s->fabric_peer,
+                                &p)) {
+        return 0;
+    }
+    switch (off) {
+    case SWAI_REG_FABRIC_PEER_PATH:
+        return SWAI_FABRIC_PATH_ROUTE | (p.hops & 0xff) << 8 |
+               (f->port[s->fabric_peer].hbm ? SWAI_FABRIC_PATH_JOINED : 0);
+    case SWAI_REG_FABRIC_PEER_MBPS:
+        return p.mbps;
+    default:
+        return p.latency_ns;
+    }
 }
 
 uint64_t swai_card_ldm_bytes(const struct swai_card *s)
@@ -152,7 +206,8 @@ static uint32_t reg_read(struct swai_card *s, uint64_t off)
     case SWAI_REG_CAPS:
         return SWAI_CAP_MSIX | SWAI_CAP_APERTURE | SWAI_CAP_PARTITION |
                SWAI_CAP_SWI | SWAI_CAP_MMU | SWAI_CAP_QUEUES |
-               SWAI_CAP_TIMING | SWAI_CAP_PEER | SWAI_CAP_COMPUTE;
+               SWAI_CAP_TIMING | SWAI_CAP_PEER | SWAI_CAP_COMPUTE |
+               SWAI_CAP_FABRIC;
     case SWAI_REG_STATUS:
         return s->status;
     case SWAI_REG_SCRATCH:
@@ -175,6 +230,18 @@ static uint32_t reg_read(struct swai_card *s, uint64_t off)
         return (uint32_t)SWAI_GLOBAL_BASE;
     case SWAI_REG_GLOBAL_BASE_HI:
         return (uint32_t)(SWAI_GLOBAL_BASE >> 32);
+    case SWAI_REG_FABRIC_ID:
+        return s->cp.mem.fabric ? s->cp.mem.fabric_card : 0;
+    case SWAI_REG_FABRIC_CARDS:
+        return s->cp.mem.fabric ? s->cp.mem.fabric->ncards : 0;
+    case SWAI_REG_FABRIC_TAG:
+        return s->cp.mem.fabric ? s->cp.mem.fabric->tag : 0;
+    case SWAI_REG_FABRIC_PEER:
+        return s->fabric_peer;
+    case SWAI_REG_FABRIC_PEER_PATH:
+    case SWAI_REG_FABRIC_PEER_MBPS:
+    case SWAI_REG_FABRIC_PEER_LAT_NS:
+        return fabric_peer_reg(s, off);
     case SWAI_REG_IRQ_STATUS:
         return s->irq.status;
     case SWAI_REG_IRQ_ENABLE:
@@ -275,6 +342,9 @@ void swai_card_mmio_write(struct swai_card *s, uint64_t off, uint64_t val,
         break;
     case SWAI_REG_IRQ_RAISE:
         swai_irq_raise(&s->irq, v);
+        break;
+    case SWAI_REG_FABRIC_PEER:
+        s->fabric_peer = v;
         break;
     default:
         /* Read-only identity, geometry, STATUS and MMU regs, and holes. */

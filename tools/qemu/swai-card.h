@@ -71,6 +71,7 @@ struct swai_card {
     struct swai_irq irq;
     struct swai_mmu mmu;
     struct swai_cp cp;
+    uint32_t fabric_peer;       /* FABRIC_PEER */
 };
 
 /* Fill in the defaults the QEMU properties also use. */
@@ -93,6 +94,13 @@ void swai_card_init(struct swai_card *s, const struct swai_props *p,
  */
 bool swai_card_attach(struct swai_card *s, uint8_t *hbm, uint8_t *ldm);
 uint64_t swai_card_ldm_bytes(const struct swai_card *s);  /* per CG */
+/*
+ * After attach: join fabric @f as its card @card (0, or -errno with @why),
+ * and leave it (before detach; see swai-fabric.h for the grace period).
+ */
+int swai_card_join_fabric(struct swai_card *s, struct swai_fabric *f,
+                          unsigned card, char *why, size_t n);
+void swai_card_leave_fabric(struct swai_card *s);
 /* Hard reset (Resettable hold phase): defaults now, pending work dropped. */
 void swai_card_reset(struct swai_card *s);
 /* Bottom half: perform the work recorded in s->work. */

@@ -202,6 +202,34 @@ static uint64_t wall_ns(void *opaque)
     return g->ops->wall_ns(g->opaque);
 }
 
+/* The fabric's half of the timing model and semaphore times. */
+static uint64_t fabric_book(void *opaque, unsigned card, bool write,
+                            uint64_t ready_ps, uint64_t bytes, bool first)
+{
+    struct swai_mem *m = &((struct swai_cp *)opaque)->mem;
+
+    return m->fabric ? swai_fabric_book(m->fabric, m->fabric_card, card, write,
+                                        ready_ps, bytes, first) : ready_ps;
+}
+
+static void fabric_sem_store(void *opaque, unsigned card, uint64_t addr,
+                             uint64_t ps)
+{
+    struct swai_mem *m = &((struct swai_cp *)opaque)->mem;
+
+    if (m->fabric) {
+        swai_fabric_sem_store(m->fabric, m->fabric_card, card, addr, ps);
+    }
+}
+
+static uint64_t fabric_sem_time(void *opaque, unsigned card, uint64_t addr)
+{
+    struct swai_mem *m = &((struct swai_cp *)opaque)->mem;
+
+    return m->fabric ? swai_fabric_sem_time(m->fabric, m->fabric_card, card,
+                                            addr) : 0;
+}
+
 static void unlock(void *opaque)
 {
     const struct swai_glue *g = ((struct swai_cp *)opaque)->glue;
@@ -225,6 +253,9 @@ static const struct swai_engine_ops engine_ops = {
     .dma_read = dma_read,
     .dma_write = dma_write,
     .wall_ns = wall_ns,
+    .fabric_book = fabric_book,
+    .fabric_sem_store = fabric_sem_store,
+    .fabric_sem_time = fabric_sem_time,
     .unlock = unlock,
     .lock = lock,
 };

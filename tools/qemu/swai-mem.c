@@ -79,6 +79,14 @@ int swai_mem_locate(struct swai_mem *m, unsigned cg,
     int r;
 
     r = translate(m, cg, j->asid, va, len, write, &x);
+    if (!r && x.fabric) {
+        r = m->fabric ? swai_fabric_locate(m->fabric, m->fabric_card, x.card,
+                                           x.addr, x.run, p) :
+                        SWAI_MMU_R_BAD_TARGET;
+        if (!r) {
+            return SWAI_JOB_OK;
+        }
+    }
     if (r) {
         /* Latched when the job ends, with the lock held. */
         f->mmu_reason = r;

@@ -8,7 +8,10 @@
  * HBM, a host page over the bus.  The checks, in this order, give the
  * job's error: a translation fault (SWAI_JOB_ERR_MMU; the fault is latched
  * in MMU_FAULT_* when the job ends), another CG's Local segment without
- * SWAI_DESC_PEER (SWAI_JOB_ERR_FOREIGN, not an MMU fault).
+ * SWAI_DESC_PEER (SWAI_JOB_ERR_FOREIGN, not an MMU fault).  A
+ * SWAI_PTE_FABRIC page is reached on its card through the fabric
+ * (swai-fabric.h); a card that is absent, unreachable or smaller faults
+ * as SWAI_MMU_R_BAD_TARGET.
  *
  * The card keeps, per core group, the level-2 entries of the last two
  * windows it walked to (its TLB, datasheet §11.6: a copy's source and its
@@ -20,6 +23,7 @@
 #define SWAI_MEM_H
 
 #include "swai-engine.h"
+#include "swai-fabric.h"
 #include "swai-layout.h"
 #include "swai-mmu.h"
 
@@ -29,6 +33,8 @@ struct swai_mem {
     const struct swai_mmu *mmu;
     const struct swai_layout *layout;
     uint8_t *hbm;               /* HBM-physical space, as BAR2 shows it */
+    struct swai_fabric *fabric; /* NULL: on no fabric */
+    unsigned fabric_card;       /* this card's index on it */
     struct swai_mem_tlb {
         uint32_t gen;           /* the MMU's tlb_gen it was read under */
         uint32_t asid;

@@ -126,7 +126,11 @@ int swai_mmu_leaf(const struct swai_mmu *m, uint64_t e, bool is_write)
     if (!(e & SWAI_PTE_VALID)) {
         return SWAI_MMU_R_NOT_PRESENT;
     }
-    if (!(e & SWAI_PTE_HOST) &&
+    if ((e & SWAI_PTE_HOST) && (e & SWAI_PTE_FABRIC)) {
+        return SWAI_MMU_R_BAD_TARGET;
+    }
+    /* A fabric page is checked against its card when it is reached. */
+    if (!(e & (SWAI_PTE_HOST | SWAI_PTE_FABRIC)) &&
         (e & SWAI_PTE_ADDR_MASK) + SWAI_MMU_PAGE_SIZE >
         SWAI_NUM_CG * swai_layout_hbm_bytes(m->layout)) {
         return SWAI_MMU_R_BAD_TARGET;
@@ -157,6 +161,8 @@ int swai_mmu_translate(const struct swai_mmu *m, uint32_t asid, uint64_t va,
     out->addr = (e & SWAI_PTE_ADDR_MASK) | (va & PAGE_MASK);
     out->run = SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
     out->host = e & SWAI_PTE_HOST;
+    out->fabric = e & SWAI_PTE_FABRIC;
+    out->card = SWAI_PTE_CARD_OF(e);
     return 0;
 }
 
@@ -178,7 +184,8 @@ int swai_mmu_run(const struct swai_mmu *m, const uint64_t *e, unsigned n,
     /* ... that follow on in the same space and pass too. */
     for (i = 1; i < pages; i++) {
         if (swai_mmu_leaf(m, e[i], is_write) ||
-            ((e[i] ^ e[0]) & SWAI_PTE_HOST) ||
+            ((e[i] ^ e[0]) & (SWAI_PTE_HOST | SWAI_PTE_FABRIC |
+                              SWAI_PTE_CARD_MASK)) ||
             (e[i] & SWAI_PTE_ADDR_MASK) !=
             (e[0] & SWAI_PTE_ADDR_MASK) + i * SWAI_MMU_PAGE_SIZE) {
             break;
@@ -187,6 +194,8 @@ int swai_mmu_run(const struct swai_mmu *m, const uint64_t *e, unsigned n,
     out->addr = (e[0] & SWAI_PTE_ADDR_MASK) | (va & PAGE_MASK);
     out->run = i * SWAI_MMU_PAGE_SIZE - (va & PAGE_MASK);
     out->host = e[0] & SWAI_PTE_HOST;
+    out->fabric = e[0] & SWAI_PTE_FABRIC;
+    out->card = SWAI_PTE_CARD_OF(e[0]);
     return 0;
 }
 
@@ -254,6 +263,7 @@ void swai_mmu_probe(struct swai_mmu *m)
     } else {
         m->probe_result = (x.addr & ~PAGE_MASK) | SWAI_MMU_PROBE_OK |
                           (x.host ? SWAI_MMU_PROBE_HOST : 0) |
+                          (x.fabric ? SWAI_MMU_PROBE_FABRIC : 0) |
                           SWAI_MMU_PROBE_DONE;
     }
 }

@@ -64,6 +64,8 @@ struct swai_mmu_xlat {
     uint64_t addr;  /* where 'va' lands: HBM-physical offset or DMA address */
     uint64_t run;   /* bytes from addr to the end of the 4 KiB page */
     bool host;      /* addr is a host DMA address (SWAI_PTE_HOST) */
+    bool fabric;    /* addr is HBM-physical on fabric card 'card' */
+    unsigned card;
 };
 
 /*

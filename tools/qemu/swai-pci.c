@@ -14,6 +14,13 @@
  * each bounded step, as the card expects, drops it while the step moves
  * the bulk of its data (ops->unlock/lock), and sleeps on a condition
  * variable that doorbell and queue-control writes signal.
+ *
+ * With fabric=ID,fabric-card=N the card is card N of a swai-fabric object
+ * (swai-fabric-obj.h) and its programs reach the other cards' HBM.  The
+ * MPE's unlocked window is an RCU read-side critical section, and QEMU
+ * frees a RAM block only after a grace period (qemu_ram_free uses
+ * call_rcu): a peer in the middle of a copy from a card that is unplugged
+ * finishes with the old HBM before it goes.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
@@ -33,6 +40,7 @@
 #include "migration/vmstate.h"
 
 #include "swai-card.h"
+#include "swai-fabric-obj.h"
 
 #define TYPE_SWAI "swai"
 OBJECT_DECLARE_SIMPLE_TYPE(SwaiState, SWAI)
@@ -57,6 +65,10 @@ struct SwaiState {
     MemoryRegion mmio;          /* BAR0 */
     MemoryRegion aperture;      /* BAR2: power-of-two container */
     MemoryRegion hbm;           /* RAM, 4 * hbm-mb, at aperture + 0 */
+
+    SwaiFabricState *fabric;    /* fabric=, NULL: none */
+    uint32_t fabric_card;       /* fabric-card=, UINT32_MAX: unset */
+    bool joined;
 };
 
 static void swai_notify(void *opaque, unsigned vector)
@@ -111,10 +123,12 @@ static void swai_unlock(void *opaque)
 
     s->cp_unlocks++;
     bql_unlock();
+    rcu_read_lock();    /* peers' HBM stays while bytes move (see top) */
 }
 
 static void swai_lock(void *opaque)
 {
+    rcu_read_unlock();
     bql_lock();
 }
 
@@ -203,6 +217,38 @@ static const MemoryRegionOps swai_mmio_ops = {
     },
 };
 
+/* Join the fabric the properties name, if any. */
+static bool swai_join(SwaiState *s, Error **errp)
+{
+    char why[256];
+
+    if (!s->fabric && s->fabric_card == UINT32_MAX) {
+        return true;
+    }
+    if (!s->fabric || s->fabric_card == UINT32_MAX) {
+        error_setg(errp, "swai: fabric= and fabric-card= go together (the "
+                   "card's index in the fabric's topology)");
+        return false;
+    }
+    if (swai_card_join_fabric(&s->card, s->fabric->fabric, s->fabric_card,
+                              why, sizeof(why))) {
+        error_setg(errp, "swai: %s", why);
+        return false;
+    }
+    s->fabric->members++;
+    s->joined = true;
+    return true;
+}
+
+static void swai_leave(SwaiState *s)
+{
+    if (s->joined) {
+        swai_card_leave_fabric(&s->card);
+        s->fabric->members--;
+        s->joined = false;
+    }
+}
+
 static void swai_realize(PCIDevice *pdev, Error **errp)
 {
     SwaiState *s = SWAI(pdev);
@@ -270,6 +316,13 @@ static void swai_realize(PCIDevice *pdev, Error **errp)
         goto err_msix;
     }
 
+    if (!swai_join(s, errp)) {
+        swai_card_attach(&s->card, NULL, NULL);
+        g_free(s->ldm);
+        s->ldm = NULL;
+        qemu_bh_delete(s->bh);
+        goto err_msix;
+    }
     qemu_cond_init(&s->cp_cond);
     s->cp_stop = false;
     qemu_thread_create(&s->cp_thread, "swai-mpe", swai_cp_thread, s,
@@ -287,6 +340,7 @@ static void swai_exit(PCIDevice *pdev)
 {
     SwaiState *s = SWAI(pdev);
 
+    swai_leave(s);
     /* The thread needs the BQL to notice cp_stop: let go while joining. */
     s->cp_stop = true;
     qemu_cond_signal(&s->cp_cond);
@@ -323,6 +377,10 @@ static const Property swai_properties[] = {
     DEFINE_PROP_UINT32(name, SwaiState, props.t.f, def),
     SWAI_TIMING_PROPS(SWAI_TIMING_PROP)
 #undef SWAI_TIMING_PROP
+    /* The card-to-card fabric, datasheet §15. */
+    DEFINE_PROP_LINK("fabric", SwaiState, fabric, TYPE_SWAI_FABRIC,
+                     SwaiFabricState *),
+    DEFINE_PROP_UINT32("fabric-card", SwaiState, fabric_card, UINT32_MAX),
 };
 
 /*

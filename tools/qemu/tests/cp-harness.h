@@ -278,6 +278,22 @@ static inline void card(void)
     card_t(32, 16, 8, 64, NULL);
 }
 
+/* --- times --- */
+
+/* A transfer's time at one bandwidth, 64 KiB chunk by chunk, in ps. */
+static inline uint64_t xfer_ps(uint64_t bytes, uint32_t mbps)
+{
+    uint64_t t = 0;
+
+    while (bytes) {
+        uint64_t n = bytes < SWAI_CHUNK ? bytes : SWAI_CHUNK;
+
+        t += swai_timing_ps(n, mbps);
+        bytes -= n;
+    }
+    return t;
+}
+
 /* --- jobs --- */
 
 #define INSN(...)   ((struct swai_insn){ __VA_ARGS__ })

@@ -99,8 +99,8 @@ static void test_identity(void)
     CHECK_EQ(rd(&s, SWAI_REG_CAPS), SWAI_CAP_MSIX | SWAI_CAP_APERTURE |
              SWAI_CAP_PARTITION | SWAI_CAP_SWI | SWAI_CAP_MMU |
              SWAI_CAP_QUEUES | SWAI_CAP_TIMING | SWAI_CAP_PEER |
-             SWAI_CAP_COMPUTE);
-    CHECK_EQ(rd(&s, SWAI_REG_CAPS), 0x1ff);
+             SWAI_CAP_COMPUTE | SWAI_CAP_FABRIC);
+    CHECK_EQ(rd(&s, SWAI_REG_CAPS), 0x3ff);
     CHECK_EQ(rd(&s, SWAI_REG_GLOBAL_BASE_LO), (uint32_t)SWAI_GLOBAL_BASE);
     CHECK_EQ(rd(&s, SWAI_REG_GLOBAL_BASE_HI), SWAI_GLOBAL_BASE >> 32);
     CHECK_EQ(((uint64_t)rd(&s, SWAI_REG_GLOBAL_BASE_HI) << 32) |

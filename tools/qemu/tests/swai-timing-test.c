@@ -14,20 +14,6 @@
 #define PS(b, mbps) swai_timing_ps(b, mbps)
 #define END_NS(ps)  (((ps) + 999) / 1000)   /* jobs end on a whole ns */
 
-/* A chunked transfer's time at one bandwidth, in ps. */
-static uint64_t xfer_ps(uint64_t bytes, uint32_t mbps)
-{
-    uint64_t t = 0;
-
-    while (bytes) {
-        uint64_t n = bytes < SWAI_CHUNK ? bytes : SWAI_CHUNK;
-
-        t += PS(n, mbps);
-        bytes -= n;
-    }
-    return t;
-}
-
 static void test_props(void)
 {
     struct swai_timing_props t;

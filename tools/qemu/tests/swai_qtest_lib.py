@@ -18,12 +18,15 @@ B0, B1, B2 = 0xc0000000, 0xc0010000, 0x800000000
 
 
 class Qtest:
-    def __init__(self, qemu, props=(), qmp=False, mem='128M'):
+    def __init__(self, qemu, props=(), qmp=False, mem='128M', args=()):
+        """One swai card at slot DEV with props; args: more QEMU arguments
+        (more cards, a fabric) before it."""
         dev = 'swai,addr=04.0' + (',' + ','.join(props) if props else '')
+        self.dev = DEV
         args = [qemu, '-machine', 'q35', '-accel', 'qtest', '-qtest', 'stdio',
                 '-qtest-log', '/dev/null', '-display', 'none', '-nic', 'none',
                 '-L', '/usr/share/seabios', '-L', '/usr/share/qemu', '-m', mem,
-                '-device', dev]
+                *args, '-device', dev]
         self.qmp_path = None
         if qmp:
             self.qmp_path = os.path.join(tempfile.mkdtemp(), 'qmp.sock')
@@ -54,9 +57,8 @@ class Qtest:
         """Write bytes into guest memory."""
         self.cmd('write 0x%x 0x%x 0x%s' % (a, len(data), data.hex()))
 
-    @staticmethod
-    def _cfg(reg):
-        return 0x80000000 | (DEV << 11) | (reg & 0xfc)
+    def _cfg(self, reg):
+        return 0x80000000 | (self.dev << 11) | (reg & 0xfc)
 
     def cfgr(self, reg):
         self.cmd('outl 0xcf8 0x%x' % self._cfg(reg))
@@ -76,12 +78,13 @@ class Qtest:
             self.cfgw(off, old)
         return sizes
 
-    def map_bars(self):
-        """BARs at B0, B1, B2; memory decoding and bus mastering on."""
-        self.cfgw(0x10, B0)
-        self.cfgw(0x14, B1)
-        self.cfgw(0x18, B2 & 0xffffffff)
-        self.cfgw(0x1c, B2 >> 32)
+    def map_bars(self, b0=B0, b1=B1, b2=B2):
+        """BARs of the card at slot self.dev at b0, b1, b2; memory decoding
+        and bus mastering on."""
+        self.cfgw(0x10, b0)
+        self.cfgw(0x14, b1)
+        self.cfgw(0x18, b2 & 0xffffffff)
+        self.cfgw(0x1c, b2 >> 32)
         self.cfgw(0x04, self.cfgr(0x04) | 0x6)
 
     def caps(self):
