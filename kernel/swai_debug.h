@@ -21,6 +21,7 @@
 #define SWAI_DBG_QUEUE	BIT(3)	/* ring writes */
 #define SWAI_DBG_MMU	BIT(4)	/* contexts, faults */
 #define SWAI_DBG_RESET	BIT(5)	/* queue and card resets */
+#define SWAI_DBG_PRIME	BIT(6)	/* buffer export and import */
 
 extern unsigned int swai_debug_mask;
 

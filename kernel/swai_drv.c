@@ -34,12 +34,13 @@
 #include "swai_region.h"
 #include "swai_sched.h"
 #include "swai_sysfs.h"
+#include "swai_fabric.h"
 #include "swai_timing.h"
 
 unsigned int swai_debug_mask;
 module_param_named(debug, swai_debug_mask, uint, 0644);
 MODULE_PARM_DESC(debug,
-		 "Debug message categories (mask): 0x1 PROBE, 0x2 IOCTL, 0x4 JOB, 0x8 QUEUE, 0x10 MMU, 0x20 RESET");
+		 "Debug message categories (mask): 0x1 PROBE, 0x2 IOCTL, 0x4 JOB, 0x8 QUEUE, 0x10 MMU, 0x20 RESET, 0x40 PRIME");
 
 static int local_mb = -1;
 module_param(local_mb, int, 0444);
@@ -184,6 +185,7 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 			 local_mb, sdev->hbm_per_cg_mb);
 
 	swai_timing_init(sdev);
+	swai_fabric_init(sdev);
 	ret = swai_sched_init(sdev);
 	if (ret)
 		return ret;
@@ -244,3 +246,4 @@ module_pci_driver(swai_pci_driver);
 
 MODULE_DESCRIPTION("DRM accel driver for the SW-AI accelerator card");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

@@ -135,6 +135,10 @@ struct swai_irq_vector {
  * @job_timeout_ms: a job running longer is reset (0: never)
  * @resets: queue and card resets since probe
  * @inject: armed CG of each enum swai_inject knob, or SWAI_INJECT_OFF
+ * @fabric_cards: cards of the fabric the card is on, 0 for none
+ * @fabric_id: the card's index on it
+ * @fabric_tag: the fabric's identity, the same on all its cards
+ * @fabric_lock: serialises the route window (SWAI_REG_FABRIC_PEER*)
  * @live_jobs: jobs allocated and not yet freed
  * @jobs_idle: woken when @live_jobs drops to 0
  *
@@ -188,6 +192,10 @@ struct swai_device {
 	u32 job_timeout_ms;
 	atomic64_t resets;
 	atomic_t inject[SWAI_INJECT_KINDS];
+	u32 fabric_cards;
+	u32 fabric_id;
+	u32 fabric_tag;
+	struct mutex fabric_lock; /* the route window FABRIC_PEER* */
 	atomic_t live_jobs;
 	wait_queue_head_t jobs_idle;
 };

@@ -4,10 +4,13 @@
  *
  * A buffer object is a range of one region (Local-HBM of a core group or
  * Global-HBM), zeroed through the BAR2 aperture when it is created and mapped
- * read-write into the device address space of the creating file.  It is
- * private to that file: flink names and PRIME export/import are refused, so
- * no other file can hold a handle, and drm_gem_mmap() lets only files with
- * a handle map it.  The CPU maps it from BAR2, write-combined.
+ * read-write into the device address space of the creating file.  No other
+ * file holds a handle of it (flink names are refused) and drm_gem_mmap()
+ * lets only files with a handle map it.  The CPU maps it from BAR2,
+ * write-combined.  The file can give it away only as a dma-buf
+ * (swai_prime.c); whoever imports that gets an object of its own, a
+ * DRM_SWAI_MEM_IMPORT object mapping the same memory into its context --
+ * on this card, or on another over the fabric.
  *
  * A DRM_SWAI_MEM_HOST object (BO_USERPTR) is instead a range of the
  * creating process's memory, pinned long-term, charged to its
@@ -39,6 +42,7 @@
 #include "swai_drv.h"
 #include "swai_gem.h"
 #include "swai_mmu.h"
+#include "swai_prime.h"
 #include "swai_region.h"
 
 #define SWAI_BO_PAGE		SZ_8K	/* allocation unit of the regions */
@@ -99,6 +103,10 @@ static void swai_bo_free(struct drm_gem_object *obj)
 
 	if (bo->region == DRM_SWAI_MEM_HOST) {
 		swai_bo_put_host(sdev, bo);
+	} else if (bo->region == DRM_SWAI_MEM_IMPORT) {
+		/* Last: it may hold the final reference to @src and its card. */
+		if (bo->import)
+			dma_buf_put(bo->import);
 	} else if (bo->allocated) {
 		mutex_lock(&sdev->partition_lock);
 		swai_region_free(sdev, bo->region, bo->offset, obj->size);
@@ -158,7 +166,8 @@ static int swai_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	return ret;
 }
 
-static struct dma_buf *swai_bo_export(struct drm_gem_object *obj, int flags)
+/* Host and imported objects stay with their file. */
+static struct dma_buf *swai_bo_no_export(struct drm_gem_object *obj, int flags)
 {
 	return ERR_PTR(-EOPNOTSUPP);
 }
@@ -170,23 +179,40 @@ static const struct vm_operations_struct swai_bo_vm_ops = {
 
 static const struct drm_gem_object_funcs swai_bo_funcs = {
 	.free	= swai_bo_free,
-	.export	= swai_bo_export,
+	.export	= swai_prime_export,
 	.mmap	= swai_bo_mmap,
 	.vm_ops	= &swai_bo_vm_ops,
 };
 
-/* Host objects have no mmap offset and no .mmap: drm_gem_mmap() refuses. */
+/*
+ * Host and imported objects have no mmap offset and no .mmap:
+ * drm_gem_mmap() refuses.
+ */
 static const struct drm_gem_object_funcs swai_bo_host_funcs = {
 	.free	= swai_bo_free,
-	.export	= swai_bo_export,
+	.export	= swai_bo_no_export,
 };
+
+/**
+ * swai_bo_is_swai() - is @obj a buffer object of swai.ko?
+ * @obj: a GEM object of any driver
+ *
+ * Return: true for every kind of swai object.
+ */
+bool swai_bo_is_swai(const struct drm_gem_object *obj)
+{
+	return obj->funcs == &swai_bo_funcs || obj->funcs == &swai_bo_host_funcs;
+}
 
 /**
  * swai_gem_prime_import() - &drm_driver.gem_prime_import: refused
  * @drm: the DRM device
  * @dma_buf: the buffer to import
  *
- * Return: ERR_PTR(-EOPNOTSUPP); buffer objects are private to their file.
+ * DRM_IOCTL_PRIME_FD_TO_HANDLE cannot say which context to map the buffer
+ * into; DRM_IOCTL_SWAI_BO_IMPORT does.
+ *
+ * Return: ERR_PTR(-EOPNOTSUPP).
  */
 struct drm_gem_object *swai_gem_prime_import(struct drm_device *drm,
 					     struct dma_buf *dma_buf)
@@ -228,6 +254,24 @@ static int swai_bo_map_host_pages(struct swai_bo *bo)
 	return 0;
 }
 
+/* Map the memory of the exported object @bo->src at @bo's device VA. */
+static int swai_bo_map_import_pages(struct swai_bo *bo)
+{
+	struct swai_device *owner = to_swai_device(bo->src->base.dev);
+	u64 off, phys;
+	int ret;
+
+	for (off = 0; off < bo->base.size; off += PAGE_SIZE) {
+		phys = swai_region_phys(owner, bo->src->region, bo->src->offset + off);
+		ret = swai_mmu_map_shared(bo->ctx, bo->va.start + off, phys,
+					  bo->fabric_card, !bo->read_only);
+		if (ret)
+			return ret;
+		bo->mapped = off + PAGE_SIZE;
+	}
+	return 0;
+}
+
 /*
  * Give @bo a device VA in its context, the one in @fixed_va if that is not
  * 0, and map every page there.
@@ -254,6 +298,10 @@ static int swai_bo_map(struct swai_device *sdev, struct swai_bo *bo, u64 fixed_v
 		ret = swai_bo_map_host_pages(bo);
 		goto out;
 	}
+	if (!ret && bo->region == DRM_SWAI_MEM_IMPORT) {
+		ret = swai_bo_map_import_pages(bo);
+		goto out;
+	}
 	for (off = 0; !ret && off < bo->base.size; off += PAGE_SIZE) {
 		ret = swai_mmu_map(ctx, bo->va.start + off,
 				   swai_region_phys(sdev, bo->region,
@@ -266,8 +314,15 @@ out:
 	return ret;
 }
 
-/* A fixed device VA must be 64 KiB aligned and @size must fit above it. */
-static bool swai_fixed_va_ok(u64 va, u64 size)
+/**
+ * swai_fixed_va_ok() - may an object of @size bytes be mapped at @va?
+ * @va: a device VA the caller asked for
+ * @size: bytes
+ *
+ * Return: true if @va is 64 KiB aligned and the object fits in the device
+ * VA space above it.
+ */
+bool swai_fixed_va_ok(u64 va, u64 size)
 {
 	return IS_ALIGNED(va, SWAI_BO_VA_ALIGN) && va >= SWAI_VA_START &&
 	       va < SWAI_VA_END && size <= SWAI_VA_END - va;
@@ -293,11 +348,38 @@ static struct swai_bo *swai_bo_new(struct drm_device *drm, struct swai_ctx *ctx,
 	return bo;
 }
 
-/* The last steps of every create ioctl: map @bo, then give @file a handle. */
-static int swai_bo_publish(struct swai_device *sdev, struct swai_bo *bo,
-			   u64 fixed_va, struct drm_file *file, u32 *handle)
+/**
+ * swai_bo_new_import() - a new DRM_SWAI_MEM_IMPORT object of @ctx
+ * @drm: the importing card
+ * @ctx: the importing file's context (the object takes a reference)
+ * @size: bytes, those of the exported object
+ *
+ * The caller fills in @import, @src, @fabric_card and @read_only, then
+ * calls swai_bo_publish(); its reference is dropped with
+ * drm_gem_object_put(), which undoes whatever was done.
+ *
+ * Return: the object, or NULL without memory.
+ */
+struct swai_bo *swai_bo_new_import(struct drm_device *drm,
+				   struct swai_ctx *ctx, u64 size)
 {
-	int ret = swai_bo_map(sdev, bo, fixed_va);
+	return swai_bo_new(drm, ctx, DRM_SWAI_MEM_IMPORT, &swai_bo_host_funcs,
+			   size);
+}
+
+/**
+ * swai_bo_publish() - the last steps of every create or import ioctl
+ * @bo: the new object
+ * @fixed_va: the device VA to map it at, or 0 for one the driver picks
+ * @file: the caller, who gets a handle
+ * @handle: out
+ *
+ * Return: 0, -EEXIST (@fixed_va overlaps a mapping), -ENOSPC, -ENOMEM.
+ */
+int swai_bo_publish(struct swai_bo *bo, u64 fixed_va, struct drm_file *file,
+		    u32 *handle)
+{
+	int ret = swai_bo_map(to_swai_device(bo->base.dev), bo, fixed_va);
 
 	return ret ? ret : drm_gem_handle_create(file, &bo->base, handle);
 }
@@ -372,7 +454,7 @@ int swai_ioctl_bo_create(struct drm_device *drm, void *data,
 	if (ret)
 		goto put;
 
-	ret = swai_bo_publish(sdev, bo, fixed_va, file, &handle);
+	ret = swai_bo_publish(bo, fixed_va, file, &handle);
 	if (ret)
 		goto put;
 
@@ -542,7 +624,7 @@ int swai_ioctl_bo_userptr(struct drm_device *drm, void *data,
 		goto put;
 	bo->sgt_mapped = true;
 
-	ret = swai_bo_publish(sdev, bo, fixed_va, file, &handle);
+	ret = swai_bo_publish(bo, fixed_va, file, &handle);
 	if (ret)
 		goto put;
 

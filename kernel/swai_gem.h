@@ -11,6 +11,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_mm.h>
 
+struct dma_buf;
 struct mm_struct;
 struct page;
 struct swai_ctx;
@@ -31,6 +32,12 @@ struct swai_ctx;
  * @npinned: DRM_SWAI_MEM_HOST: entries of @pages pinned
  * @sgt: DRM_SWAI_MEM_HOST: @pages, DMA-mapped if @sgt_mapped
  * @sgt_mapped: @sgt is DMA-mapped for the card
+ * @import: DRM_SWAI_MEM_IMPORT: the dma-buf it maps (a reference), which
+ *	keeps @src and its card alive
+ * @src: DRM_SWAI_MEM_IMPORT: the exported object whose memory it maps
+ * @fabric_card: DRM_SWAI_MEM_IMPORT: @src's card's fabric index, or -1 if
+ *	@src is on this card
+ * @read_only: DRM_SWAI_MEM_IMPORT: mapped without SWAI_PTE_WRITE
  */
 struct swai_bo {
 	struct drm_gem_object base;
@@ -45,6 +52,10 @@ struct swai_bo {
 	unsigned long npinned;
 	struct sg_table sgt;
 	bool sgt_mapped;
+	struct dma_buf *import;
+	struct swai_bo *src;
+	int fabric_card;
+	bool read_only;
 };
 
 static inline struct swai_bo *to_swai_bo(struct drm_gem_object *obj)
@@ -52,6 +63,12 @@ static inline struct swai_bo *to_swai_bo(struct drm_gem_object *obj)
 	return container_of(obj, struct swai_bo, base);
 }
 
+bool swai_bo_is_swai(const struct drm_gem_object *obj);
+bool swai_fixed_va_ok(u64 va, u64 size);
+struct swai_bo *swai_bo_new_import(struct drm_device *drm,
+				   struct swai_ctx *ctx, u64 size);
+int swai_bo_publish(struct swai_bo *bo, u64 fixed_va, struct drm_file *file,
+		    u32 *handle);
 struct drm_gem_object *swai_gem_prime_import(struct drm_device *drm,
 					     struct dma_buf *dma_buf);
 int swai_ioctl_bo_create(struct drm_device *drm, void *data,

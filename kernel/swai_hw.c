@@ -202,6 +202,10 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 	if (sdev->has_queues && sdev->has_timing &&
 	    (sdev->hw_caps & SWAI_CAP_COMPUTE))
 		caps |= DRM_SWAI_CAP_COMPUTE;
+	if (sdev->has_memory)
+		caps |= DRM_SWAI_CAP_PRIME;
+	if (sdev->has_memory && sdev->fabric_cards)
+		caps |= DRM_SWAI_CAP_FABRIC;
 
 	return caps;
 }

@@ -25,11 +25,13 @@
 
 #include "swai_debug.h"
 #include "swai_drv.h"
+#include "swai_fabric.h"
 #include "swai_gem.h"
 #include "swai_hw.h"
 #include "swai_ioctl.h"
 #include "swai_job.h"
 #include "swai_mmu.h"
+#include "swai_prime.h"
 #include "swai_region.h"
 #include "swai_timing.h"
 
@@ -72,6 +74,9 @@ static int swai_ioctl_query_device(struct drm_device *drm, void *data,
 	out.global_size = swai_hw_global_size(sdev, local_mb);
 	out.global_base = sdev->global_base;
 	out.aperture_size = sdev->aperture_size;
+	out.fabric_cards = sdev->fabric_cards;
+	out.fabric_id = sdev->fabric_id;
+	out.fabric_tag = sdev->fabric_tag;
 
 	*args = out;
 	return 0;
@@ -114,25 +119,28 @@ const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(SWAI_QUERY_TIMING, swai_ioctl_query_timing, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_SUBMIT, swai_ioctl_submit, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_JOB_WAIT, swai_ioctl_job_wait, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_QUERY_PEER, swai_ioctl_query_peer, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_BO_IMPORT, swai_ioctl_bo_import, 0),
 };
 
 /*
- * Core ioctls that would let another file obtain a handle of a buffer
- * object (flink names, PRIME file descriptors): buffer objects are private
- * to the file that created them.
+ * Core ioctls that would share a buffer object some other way than a
+ * dma-buf given to whoever may have it: flink names, which any opener can
+ * guess, and PRIME_FD_TO_HANDLE, which cannot say which context to map the
+ * buffer into (DRM_IOCTL_SWAI_BO_IMPORT does).
  */
 static bool swai_ioctl_is_sharing(unsigned int nr)
 {
 	return nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_FLINK) ||
 	       nr == DRM_IOCTL_NR(DRM_IOCTL_GEM_OPEN) ||
-	       nr == DRM_IOCTL_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD) ||
 	       nr == DRM_IOCTL_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE);
 }
 
 /*
  * The DRM core ioctls an accel file may reach: libdrm's version and
- * capability queries, GEM close and the syncobj family (what libsdaa uses,
- * and sync files to pass fences between processes).  The rest assume a
+ * capability queries, GEM close, PRIME export (swai_prime.c) and the
+ * syncobj family (what libsdaa uses, and sync files to pass fences between
+ * processes).  The rest assume a
  * primary node: GET_MAGIC, GET_UNIQUE and their kind dereference the file's
  * master, which an accel file has not (a NULL pointer in drm_getmagic()),
  * and mode setting has nothing to act on.
@@ -143,6 +151,7 @@ static bool swai_core_ioctl_allowed(unsigned int nr)
 	case DRM_IOCTL_NR(DRM_IOCTL_VERSION):
 	case DRM_IOCTL_NR(DRM_IOCTL_GET_CAP):
 	case DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE):
+	case DRM_IOCTL_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD):
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_CREATE):
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_DESTROY):
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD):

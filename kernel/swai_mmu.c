@@ -206,6 +206,28 @@ int swai_mmu_map_host(struct swai_ctx *ctx, u64 va, dma_addr_t dma)
 }
 
 /**
+ * swai_mmu_map_shared() - map one page of another object's HBM
+ * @ctx: the context, ctx->lock held
+ * @va: page-aligned device VA, not mapped
+ * @hbm_phys: page-aligned HBM-physical address on the card that has it
+ * @fabric_card: that card's fabric index, or -1 for this card
+ * @writable: map read-write, else read-only
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int swai_mmu_map_shared(struct swai_ctx *ctx, u64 va, u64 hbm_phys,
+			int fabric_card, bool writable)
+{
+	u64 pte = (hbm_phys & SWAI_PTE_ADDR_MASK) | SWAI_PTE_VALID;
+
+	if (writable)
+		pte |= SWAI_PTE_WRITE;
+	if (fabric_card >= 0)
+		pte |= SWAI_PTE_FABRIC | SWAI_PTE_CARD(fabric_card);
+	return swai_mmu_map_pte(ctx, va, pte);
+}
+
+/**
  * swai_mmu_unmap() - unmap a range and free the tables that became empty
  * @ctx: the context, ctx->lock held
  * @va: page-aligned device VA
@@ -464,6 +486,8 @@ int swai_ioctl_va_probe(struct drm_device *drm, void *data,
 		args->result = DRM_SWAI_PROBE_MAPPED;
 		if (result & SWAI_MMU_PROBE_HOST)
 			args->result |= DRM_SWAI_PROBE_HOST;
+		if (result & SWAI_MMU_PROBE_FABRIC)
+			args->result |= DRM_SWAI_PROBE_FABRIC;
 	} else {
 		args->reason = SWAI_MMU_PROBE_REASON(result);
 	}

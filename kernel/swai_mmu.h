@@ -19,6 +19,8 @@ int swai_mmu_ctx_init(struct swai_ctx *ctx);
 void swai_mmu_ctx_fini(struct swai_ctx *ctx);
 int swai_mmu_map(struct swai_ctx *ctx, u64 va, u64 hbm_phys);
 int swai_mmu_map_host(struct swai_ctx *ctx, u64 va, dma_addr_t dma);
+int swai_mmu_map_shared(struct swai_ctx *ctx, u64 va, u64 hbm_phys,
+			int fabric_card, bool writable);
 void swai_mmu_unmap(struct swai_ctx *ctx, u64 va, u64 size);
 void swai_mmu_fault_irq(struct swai_device *sdev);
 

@@ -10,7 +10,7 @@ quick=
 [ "${1:-}" = --quick ] && quick=1 && export SWAI_LOAD_CYCLES=${SWAI_LOAD_CYCLES:-3}
 rc=0
 for t in swai_query_test swai_ioctl_test swai_smi_test sdaa_device_test swai_partition_test \
-		swai_mem_test sdaa_memory_test sdaa_host_test \
+		swai_mem_test swai_share_test sdaa_memory_test sdaa_host_test \
 		swai_load_test \
 		swai_job_test swai_trace_test swai_fault_test swai_limits_test swai_stress_test \
 		sdaa_stream_test sdaa_memcpy_test sdaa_launch_test sdaa_peer_test sdaa_kernels_test \

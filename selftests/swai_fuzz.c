@@ -42,6 +42,7 @@ struct worker {
 	struct bo bos[POOL];
 	uint32_t syncobjs[POOL];
 	uint64_t jobs[POOL];
+	int dmabufs[POOL];		/* exported by PRIME_HANDLE_TO_FD, or 0 */
 	struct arena arena;
 	unsigned long ops, ioctls, programs, jobs_ok;
 	uint64_t deadline;
@@ -86,7 +87,8 @@ static uint64_t plausible(struct worker *w, uint64_t *s, void *scratch)
 	case 5: return (uintptr_t)scratch + 8 * pick(s, 64);
 	case 6: return 1ull << pick(s, 64);
 	case 7: return ~0ull - pick(s, 4);
-	case 8: return w->jobs[pick(s, POOL)];
+	case 8: return pick(s, 2) ? w->jobs[pick(s, POOL)] :
+			 (uint64_t)w->dmabufs[pick(s, POOL)];
 	default: return rnd(s);
 	}
 }
@@ -95,13 +97,27 @@ static const unsigned long known[] = {
 	DRM_IOCTL_SWAI_QUERY_DEVICE, DRM_IOCTL_SWAI_SET_PARTITION, DRM_IOCTL_SWAI_BO_CREATE,
 	DRM_IOCTL_SWAI_BO_INFO, DRM_IOCTL_SWAI_MEM_INFO, DRM_IOCTL_SWAI_VA_PROBE,
 	DRM_IOCTL_SWAI_BO_USERPTR, DRM_IOCTL_SWAI_QUERY_TIMING, DRM_IOCTL_SWAI_SUBMIT,
-	DRM_IOCTL_SWAI_JOB_WAIT, DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP, DRM_IOCTL_GEM_CLOSE,
+	DRM_IOCTL_SWAI_JOB_WAIT, DRM_IOCTL_SWAI_QUERY_PEER, DRM_IOCTL_SWAI_BO_IMPORT,
+	DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP, DRM_IOCTL_GEM_CLOSE,
 	DRM_IOCTL_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
 	DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_RESET,
 	DRM_IOCTL_SYNCOBJ_SIGNAL, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, DRM_IOCTL_SYNCOBJ_QUERY,
 	DRM_IOCTL_SYNCOBJ_TRANSFER, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, DRM_IOCTL_GET_MAGIC,
-	DRM_IOCTL_GET_UNIQUE, DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_GEM_FLINK,
+	DRM_IOCTL_GET_UNIQUE, DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_PRIME_FD_TO_HANDLE,
+	DRM_IOCTL_GEM_FLINK,
 };
+
+/* Keep a dma-buf the fuzzer exported (for BO_IMPORT), closing an old one. */
+static void keep_dmabuf(struct worker *w, uint64_t *s, int out, int fd)
+{
+	int *slot = &w->dmabufs[pick(s, POOL)];
+
+	if (out <= 2 || out == fd)
+		return;
+	if (*slot > 2)
+		close(*slot);
+	*slot = out;
+}
 
 /* One ioctl anywhere in the DRM range, with a plausible argument. */
 static void fuzz_ioctl(struct worker *w, uint64_t *s)
@@ -110,6 +126,7 @@ static void fuzz_ioctl(struct worker *w, uint64_t *s)
 	static __thread char *scratch;
 	unsigned long cmd;
 	void *p = arg;
+	bool ok;
 	int fd;
 
 	if (!scratch) {
@@ -142,7 +159,8 @@ static void fuzz_ioctl(struct worker *w, uint64_t *s)
 	}
 	fd = w->fd;
 	__atomic_add_fetch(&w->ioctls, 1, __ATOMIC_RELAXED);
-	if (!ioctl(fd, cmd, p) && cmd == DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD && p == arg) {
+	ok = !ioctl(fd, cmd, p) && p == arg;
+	if (ok && cmd == DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD) {
 		struct drm_syncobj_handle h;
 		int out;
 
@@ -151,6 +169,11 @@ static void fuzz_ioctl(struct worker *w, uint64_t *s)
 
 		if (out > 2 && out != fd)
 			close(out);	/* a sync file it made for us */
+	} else if (ok && cmd == DRM_IOCTL_PRIME_HANDLE_TO_FD) {
+		struct drm_prime_handle h;
+
+		memcpy(&h, arg, sizeof(h));
+		keep_dmabuf(w, s, h.fd, fd);
 	}
 }
 

@@ -14,7 +14,8 @@
 #define MIB (1ULL << 20)
 #define KNOWN_CAPS (DRM_SWAI_CAP_QUERY | DRM_SWAI_CAP_MSIX | DRM_SWAI_CAP_PARTITION | \
 		    DRM_SWAI_CAP_MEMORY | DRM_SWAI_CAP_USERPTR | DRM_SWAI_CAP_SUBMIT | \
-		    DRM_SWAI_CAP_TIMING | DRM_SWAI_CAP_PEER | DRM_SWAI_CAP_COMPUTE)
+		    DRM_SWAI_CAP_TIMING | DRM_SWAI_CAP_PEER | DRM_SWAI_CAP_COMPUTE | \
+		    DRM_SWAI_CAP_PRIME)
 
 FIXTURE(cards) {
 	struct swai_card card[SWAI_MAX_CARDS];
@@ -146,8 +147,16 @@ TEST_F(cards, capabilities)
 		struct drm_swai_query_device q;
 
 		ASSERT_EQ(0, swai_query(self->fd[i], &q));
-		EXPECT_EQ(KNOWN_CAPS, q.capabilities);
-		EXPECT_EQ(0ULL, q.capabilities & ~KNOWN_CAPS);
+		/* FABRIC: on a fabric (tools/vm/swai-vm --topology, the default). */
+		EXPECT_EQ(KNOWN_CAPS | (q.fabric_cards ? DRM_SWAI_CAP_FABRIC : 0),
+			  q.capabilities);
+		EXPECT_EQ(0ULL, q.capabilities & ~DRM_SWAI_CAP_ALL);
+		if (q.fabric_cards) {
+			EXPECT_LT(q.fabric_id, q.fabric_cards);
+			EXPECT_NE(0u, q.fabric_tag);
+		} else {
+			EXPECT_EQ(0u, q.fabric_id | q.fabric_tag);
+		}
 	}
 }
 
@@ -159,7 +168,8 @@ TEST_F(cards, reserved_out_zero)
 	ASSERT_EQ(0, swai_query(self->fd[0], &q));
 	EXPECT_EQ(0, q.pad2[0] | q.pad2[1] | q.pad2[2]);
 	EXPECT_EQ(0u, q.pad3);
-	for (int r = 0; r < 4; r++)
+	EXPECT_EQ(0u, q.pad4);
+	for (int r = 0; r < 2; r++)
 		EXPECT_EQ(0ULL, q.reserved[r]);
 }
 

@@ -27,7 +27,7 @@ extern "C" {
 
 /* uAPI version: drmGetVersion() version_major / version_minor. */
 #define DRM_SWAI_UAPI_MAJOR		1
-#define DRM_SWAI_UAPI_MINOR		3
+#define DRM_SWAI_UAPI_MINOR		4
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
 #define DRM_SWAI_SET_PARTITION		0x01
@@ -39,6 +39,8 @@ extern "C" {
 #define DRM_SWAI_QUERY_TIMING		0x07
 #define DRM_SWAI_SUBMIT			0x08
 #define DRM_SWAI_JOB_WAIT		0x09
+#define DRM_SWAI_QUERY_PEER		0x0a
+#define DRM_SWAI_BO_IMPORT		0x0b
 
 #define DRM_IOCTL_SWAI_QUERY_DEVICE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_DEVICE, \
@@ -63,12 +65,20 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_SUBMIT, struct drm_swai_submit)
 #define DRM_IOCTL_SWAI_JOB_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_JOB_WAIT, struct drm_swai_job_wait)
+#define DRM_IOCTL_SWAI_QUERY_PEER \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_PEER, struct drm_swai_query_peer)
+#define DRM_IOCTL_SWAI_BO_IMPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_BO_IMPORT, struct drm_swai_bo_import)
 
 /*
  * Of DRM core's ioctls an accel node answers only DRM_IOCTL_VERSION,
  * GET_CAP, GEM_CLOSE and the DRM_IOCTL_SYNCOBJ_* family (since 1.3; the
- * others are -ENOTTY, the buffer-sharing ones -EOPNOTSUPP), and a syncobj
- * array ioctl takes at most this many handles (-EINVAL beyond).
+ * others are -ENOTTY, the buffer-sharing ones -EOPNOTSUPP) and, since 1.4
+ * (DRM_SWAI_CAP_PRIME), DRM_IOCTL_PRIME_HANDLE_TO_FD to export a buffer
+ * object as a dma-buf; a syncobj array ioctl takes at most this many
+ * handles (-EINVAL beyond).  A dma-buf is imported with
+ * DRM_IOCTL_SWAI_BO_IMPORT, which maps it; DRM_IOCTL_PRIME_FD_TO_HANDLE,
+ * which cannot, stays -EOPNOTSUPP.
  */
 #define DRM_SWAI_SYNCOBJ_MAX_HANDLES	4096
 
@@ -93,8 +103,10 @@ extern "C" {
 #define DRM_SWAI_CAP_TIMING		_BITULL(6)	/* QUERY_TIMING */
 #define DRM_SWAI_CAP_PEER		_BITULL(7)	/* DRM_SWAI_SUBMIT_PEER */
 #define DRM_SWAI_CAP_COMPUTE		_BITULL(8)	/* GEMM..DRAIN, XFER_ASYNC */
+#define DRM_SWAI_CAP_PRIME		_BITULL(9)	/* dma-buf export, BO_IMPORT */
+#define DRM_SWAI_CAP_FABRIC		_BITULL(10)	/* on a fabric: QUERY_PEER */
 /* Every bit defined above: a new capability extends it. */
-#define DRM_SWAI_CAP_ALL		(_BITULL(9) - 1)
+#define DRM_SWAI_CAP_ALL		(_BITULL(11) - 1)
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -148,8 +160,22 @@ struct drm_swai_query_device {
 	__u64 global_base;
 	/** @aperture_size: out, bytes of the BAR2 HBM aperture. */
 	__u64 aperture_size;
+	/**
+	 * @fabric_cards: out (1.4), cards of the fabric the card is on (the
+	 * topology's), 0 if it is on none (no DRM_SWAI_CAP_FABRIC).
+	 */
+	__u32 fabric_cards;
+	/** @fabric_id: out (1.4), the card's index on its fabric. */
+	__u32 fabric_id;
+	/**
+	 * @fabric_tag: out (1.4), the same nonzero value on every card of
+	 * one fabric: cards with different tags cannot reach each other.
+	 */
+	__u32 fabric_tag;
+	/** @pad4: out, always 0. */
+	__u32 pad4;
 	/** @reserved: in, must be 0; out, 0. */
-	__u64 reserved[4];
+	__u64 reserved[2];
 };
 
 /**
@@ -189,6 +215,8 @@ struct drm_swai_set_partition {
 #define DRM_SWAI_MEM_GLOBAL		4
 #define DRM_SWAI_MEM_HOST		5
 #define DRM_SWAI_MEM_REGIONS		6	/* defined regions */
+/* drm_swai_bo_info.placement of an imported object (not a region). */
+#define DRM_SWAI_MEM_IMPORT		6
 #define DRM_SWAI_MEM_SLOTS		8
 
 /* drm_swai_bo_create.flags */
@@ -321,6 +349,7 @@ struct drm_swai_mem_info {
 #define DRM_SWAI_PROBE_WRITE		0x1U	/* in: as a write */
 #define DRM_SWAI_PROBE_MAPPED		0x1U	/* out: translated */
 #define DRM_SWAI_PROBE_HOST		0x2U	/* out: a host page */
+#define DRM_SWAI_PROBE_FABRIC		0x4U	/* out: another card's page */
 
 /**
  * struct drm_swai_va_probe - ask the card whether it would translate @va
@@ -529,6 +558,83 @@ struct drm_swai_job_wait {
 	__u32 queue;
 	/** @ctx_flags: out, DRM_SWAI_CTX_* of the caller's file. */
 	__u32 ctx_flags;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/* drm_swai_query_peer.flags (out) */
+#define DRM_SWAI_PEER_ROUTE		0x1U	/* the fabric has a route */
+#define DRM_SWAI_PEER_PRESENT		0x2U	/* the card is plugged in */
+
+/**
+ * struct drm_swai_query_peer - the route from this card to a fabric card
+ *
+ * For @fabric_card, a card of this card's fabric (an index below
+ * drm_swai_query_device.fabric_cards, not this card's own): whether the
+ * fabric has a route to it and whether it is present, and the route's
+ * links (Documentation/datasheet.md §15).  A card whose buffers this card
+ * may import (DRM_IOCTL_SWAI_BO_IMPORT) is ROUTE | PRESENT with the same
+ * fabric_tag.  Errors: -EINVAL (bad index, this card, non-zero pad or
+ * reserved), -EOPNOTSUPP (not on a fabric), -ENODEV after unplug.
+ */
+struct drm_swai_query_peer {
+	/** @fabric_card: in, the card's fabric index. */
+	__u32 fabric_card;
+	/** @flags: out, DRM_SWAI_PEER_* bits. */
+	__u32 flags;
+	/** @hops: out, links on the route. */
+	__u32 hops;
+	/** @mbps: out, the route's narrowest link, MB/s each way. */
+	__u32 mbps;
+	/** @latency_ns: out, the route's latency, links and switches. */
+	__u32 latency_ns;
+	/** @pad: in, must be 0. */
+	__u32 pad;
+	/** @reserved: in, must be 0. */
+	__u64 reserved[2];
+};
+
+/* drm_swai_bo_import.flags */
+#define DRM_SWAI_IMPORT_FIXED_VA	0x1U	/* map at device_va */
+#define DRM_SWAI_IMPORT_FLAGS_ALL	DRM_SWAI_IMPORT_FIXED_VA
+/* drm_swai_bo_import.result (out) */
+#define DRM_SWAI_IMPORT_FABRIC		0x1U	/* the memory is on another card */
+#define DRM_SWAI_IMPORT_READ_ONLY	0x2U	/* the dma-buf was not writable */
+
+/**
+ * struct drm_swai_bo_import - map a buffer object shared as a dma-buf
+ *
+ * @fd is a dma-buf exported with DRM_IOCTL_PRIME_HANDLE_TO_FD from a buffer
+ * object in device memory (Local- or Global-HBM) of this card -- by another
+ * process, say -- or of a card this card reaches over the fabric
+ * (drm_swai_query_peer).  The caller gets a new handle of an object of its
+ * own (placement DRM_SWAI_MEM_IMPORT) that maps the same memory into its
+ * device address space, at @device_va with DRM_SWAI_IMPORT_FIXED_VA (64 KiB
+ * aligned, inside the device VA space; -EEXIST over a mapping) or where the
+ * driver picks: read-write if the dma-buf was exported with DRM_RDWR, else
+ * read-only.  The exporter's memory lives until every import and the
+ * dma-buf are gone.  Each import is a mapping of its own; GEM_CLOSE (or
+ * close) removes it.  An imported object cannot be exported again and has
+ * no mmap offset (mmap the dma-buf instead).  A process reaches only what
+ * was given to it: the fd is the capability.  Errors: -EINVAL (bad
+ * flags, pad, reserved, or fixed VA), -EBADF (not an open fd), -EOPNOTSUPP
+ * (not a dma-buf of a swai buffer object), -EXDEV (the buffer is on a card
+ * this one cannot reach over a fabric), -ENODEV (that card is gone),
+ * -ENOSPC, -ENOMEM.
+ */
+struct drm_swai_bo_import {
+	/** @fd: in, the dma-buf. */
+	__s32 fd;
+	/** @flags: in, DRM_SWAI_IMPORT_FIXED_VA. */
+	__u32 flags;
+	/** @handle: out, GEM handle in the caller's file. */
+	__u32 handle;
+	/** @result: out, DRM_SWAI_IMPORT_FABRIC, _READ_ONLY. */
+	__u32 result;
+	/** @size: out, bytes. */
+	__u64 size;
+	/** @device_va: in with DRM_SWAI_IMPORT_FIXED_VA; out, the mapping. */
+	__u64 device_va;
 	/** @reserved: in, must be 0. */
 	__u64 reserved[2];
 };
