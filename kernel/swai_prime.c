@@ -178,7 +178,8 @@ int swai_ioctl_bo_import(struct drm_device *drm, void *data,
 		args->size = src->size;
 		args->device_va = bo->va.start;
 		args->result = (bo->fabric_card >= 0 ? DRM_SWAI_IMPORT_FABRIC : 0) |
-			       (bo->read_only ? DRM_SWAI_IMPORT_READ_ONLY : 0);
+			       (bo->read_only ? DRM_SWAI_IMPORT_READ_ONLY : 0) |
+			       bo->src->region << 8;
 		swai_dbg(drm->dev, PRIME, "pid %d: imported %s bo (%zu bytes) of card %d at va 0x%llx%s\n",
 			 task_pid_nr(current), swai_region_name(bo->src->region),
 			 src->size, bo->fabric_card, bo->va.start,

@@ -68,6 +68,7 @@ struct sdaa_queue {
 	struct sdaa_stream *legacy;	/* the legacy default stream */
 	struct sdaa_bufpair stage;	/* pinned host, mapped on every card */
 	uint32_t peers;			/* CGs it enabled peer access to, atomic */
+	uint64_t xpeers[SDAA_MAX_DEVICES / 64];	/* devices of other cards, atomic */
 };
 
 /* The execution state of one card, made when the card is first used. */

@@ -130,7 +130,8 @@ static sdaaError_t pin_buffer(size_t size, int near, int only, int internal,
 			b.handle[c] = u.handle;
 	}
 	if (!err) {
-		struct sdaa_block blk = { b.va, b.len, 0, -1, DRM_SWAI_MEM_HOST };
+		struct sdaa_block blk = { .va = b.va, .len = b.len, .card = -1,
+					  .region = DRM_SWAI_MEM_HOST };
 
 		pthread_mutex_lock(&host.lock);
 		if (host.n == host.cap) {

@@ -9,14 +9,19 @@
  * host memory goes through the queue's pinned staging buffers; Local-HBM of
  * one core group to another's in one COPY on the source core group when it
  * enabled peer access to the destination (sdaa_peer.c), else through a
- * Global-HBM bounce buffer (two jobs, the second waiting for the first);
- * device memory of two cards through
- * pinned host memory, synchronously.  Host to host is a host memcpy after
- * the stream's earlier work.
+ * Global-HBM bounce buffer (two jobs, the second waiting for the first).
+ * Device memory of two cards: when the source's card reaches the other over
+ * their fabric (sdaa_fabric.c), one COPY job on the source's card writing
+ * the destination through a mapping of its block (sdaa_mem_map_on: the
+ * bytes never pass through host memory, and the job is asynchronous like any
+ * other); else through pinned host memory, synchronously.  Host to host is
+ * a host memcpy after the stream's earlier work.  sdaaMemcpyPeer(Async) are
+ * sdaaMemcpy(Async) with the devices checked against the pointers.
  */
 #include <string.h>
 
 #include "sdaa_exec.h"
+#include "sdaa_fabric.h"
 #include "sdaa_memory.h"
 
 enum where { PAGEABLE, PINNED, LOCAL, GLOBAL };
@@ -62,8 +67,8 @@ static sdaaError_t locate(const void *p, size_t n, struct place *pl)
 		return sdaaSuccess;
 	}
 	pl->card = b.card;
-	pl->w = b.region == DRM_SWAI_MEM_GLOBAL ? GLOBAL : LOCAL;
-	pl->cg = pl->w == LOCAL ? (int)b.region : -1;
+	pl->w = sdaa_block_tier(&b) == DRM_SWAI_MEM_GLOBAL ? GLOBAL : LOCAL;
+	pl->cg = pl->w == LOCAL ? (int)sdaa_block_tier(&b) : -1;
 	return sdaaSuccess;
 }
 
@@ -169,6 +174,36 @@ static sdaaError_t copy_on_card(struct sdaa_stream *s, const struct place *d,
 	return err;
 }
 
+/*
+ * Device memory of card @sr to that of another card @d the source's card
+ * reaches: one job on the source's queue through a mapping of @d's block on
+ * the source's card.  The stream is locked.
+ */
+static sdaaError_t copy_over_fabric(struct sdaa_stream *s, const struct place *d,
+				    const struct place *sr, size_t n)
+{
+	struct sdaa_front deps, done;
+	struct swai_insn in;
+	struct sdaa_queue *q;
+	struct sdaa_fence f;
+	sdaaError_t err;
+
+	err = sdaa_mem_map_on(sr->card, d->va);
+	if (!err)
+		err = queue_for(sr, sr->card, s, &q);
+	if (!err)
+		err = sdaa_stream_deps(s, sr->card, &deps);
+	if (err)
+		return err;
+	in = swai_insn_copy(d->va, sr->va, n);
+	err = sdaa_submit(q, &in, 1, &deps, &f);
+	if (err)
+		return err;
+	sdaa_front_init(&done);
+	sdaa_front_set(&done, sr->card, q->cg, f);
+	return sdaa_stream_done(s, &done);
+}
+
 static sdaaError_t copy(void *dst, const void *src, size_t n, enum sdaaMemcpyKind kind,
 			sdaaStream_t stream, int sync)
 {
@@ -193,6 +228,9 @@ static sdaaError_t copy(void *dst, const void *src, size_t n, enum sdaaMemcpyKin
 		err = sdaa_wait_front(&s->front, SDAA_FOREVER, SDAA_WAIT_HOST, NULL);
 		if (!err)
 			memmove(d.host, sr.host, n);
+	} else if (on_device(&d) && on_device(&sr) && d.card != sr.card &&
+		   sdaa_fabric_reaches(sr.card, d.card)) {
+		err = copy_over_fabric(s, &d, &sr, n);
 	} else if (on_device(&d) && on_device(&sr) && d.card != sr.card) {
 		struct sdaa_queue *qs, *qd;
 
@@ -223,4 +261,45 @@ SDAA_API sdaaError_t sdaaMemcpyAsync(void *dst, const void *src, size_t count,
 				     enum sdaaMemcpyKind kind, sdaaStream_t stream)
 {
 	return sdaa_error(copy(dst, src, count, kind, stream, 0));
+}
+
+/* Is @p (of @n bytes) memory of logical device @dev's card? */
+static sdaaError_t on_device_of(const void *p, size_t n, int dev)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	struct place pl;
+	sdaaError_t err = sdaa_device_valid(dev);
+
+	if (!err)
+		err = locate(p, n, &pl);
+	if (err)
+		return err;
+	if (!on_device(&pl) || rt->devices[dev].card != &rt->cards[pl.card])
+		return sdaaErrorInvalidValue;
+	return sdaaSuccess;
+}
+
+static sdaaError_t copy_peer(void *dst, int dst_dev, const void *src, int src_dev,
+			     size_t n, sdaaStream_t stream, int sync)
+{
+	sdaaError_t err;
+
+	if (!n)
+		return sdaaSuccess;
+	err = on_device_of(dst, n, dst_dev);
+	if (!err)
+		err = on_device_of(src, n, src_dev);
+	return err ? err : copy(dst, src, n, sdaaMemcpyDeviceToDevice, stream, sync);
+}
+
+SDAA_API sdaaError_t sdaaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+				    size_t count)
+{
+	return sdaa_error(copy_peer(dst, dstDevice, src, srcDevice, count, NULL, 1));
+}
+
+SDAA_API sdaaError_t sdaaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+					 int srcDevice, size_t count, sdaaStream_t stream)
+{
+	return sdaa_error(copy_peer(dst, dstDevice, src, srcDevice, count, stream, 0));
 }

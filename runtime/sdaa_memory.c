@@ -14,17 +14,29 @@
  * suballocator, over addresses only) and asks the driver to map the block
  * exactly there (DRM_SWAI_BO_FIXED_VA).  A pointer then names one block, and
  * the block table below says which card, region and suballocator own it.
+ *
+ * Peer mappings: on a fabric (swai.ko 1.4) a block can be mapped on other
+ * cards too, at the same address (a dma-buf exported and imported with
+ * DRM_SWAI_IMPORT_FIXED_VA, sdaa_share.c), so that one pointer means the
+ * same memory on every card that may reach it.  share[owner][with] counts
+ * the devices of card @with that enabled peer access to card @owner: while
+ * it is not 0, every block of @owner is mapped on @with, the ones made
+ * later included.  sdaaMemcpyPeer maps single blocks on demand.  A block's
+ * mappings go with it.  share_lock serialises mapping (it is taken before
+ * mem.lock, and its ioctls run under it).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <xf86drm.h>
 
 #include "sdaa_exec.h"
 #include "sdaa_memory.h"
+#include "sdaa_share.h"
 #include "sdaa_suballoc.h"
 
 #define BLOCK		(2ULL << 20)		/* level-1 block */
@@ -45,7 +57,10 @@ static struct {
 	struct pool pools[SDAA_MAX_CARDS][DRM_SWAI_MEM_REGIONS];
 	struct sdaa_suballoc va;	/* process-wide device addresses */
 	int va_ready;
-} mem = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	pthread_mutex_t share_lock;	/* mapping blocks on other cards */
+	unsigned int share[SDAA_MAX_CARDS][SDAA_MAX_CARDS];
+} mem = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	  .share_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The address range handed to the VA allocator, once. */
 static int va_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
@@ -144,6 +159,176 @@ int sdaa_block_take(uint64_t va, struct sdaa_block *out)
 	return found;
 }
 
+/* The block starting at or holding @va, in the table (mem.lock held). */
+static struct sdaa_block *block_at(uint64_t va)
+{
+	size_t i = block_search(va);
+
+	return i < mem.nblocks && mem.blocks[i].va <= va ? &mem.blocks[i] : NULL;
+}
+
+/*
+ * Map the device block holding @va on card @card if it is not there yet
+ * (share_lock held).  0, or -errno of the failed export or import.
+ */
+static int map_block_on(int card, uint64_t va)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	struct sdaa_block *b, snap;
+	uint32_t h;
+	int ret;
+
+	pthread_mutex_lock(&mem.lock);
+	b = block_at(va);
+	if (!b || b->card == card || b->card < 0 || b->region == DRM_SWAI_MEM_IMPORT ||
+	    (b->imports && b->imports[card])) {
+		pthread_mutex_unlock(&mem.lock);
+		return b && b->region == DRM_SWAI_MEM_IMPORT && b->card != card ? -EXDEV : 0;
+	}
+	if (!b->imports)
+		b->imports = calloc(SDAA_MAX_CARDS, sizeof(*b->imports));
+	snap = *b;
+	pthread_mutex_unlock(&mem.lock);
+	if (!snap.imports)
+		return -ENOMEM;
+	/* Only share_lock's holder changes imports: the block stays as it was. */
+	ret = sdaa_share_map(rt->cards[snap.card].fd, snap.handle, rt->cards[card].fd,
+			     snap.va, &h);
+	if (ret) {
+		sdaa_log(SDAA_LOG_WARN, SDAA_SUB_MEM,
+			 "cannot map block 0x%llx of card %d on card %d: %s",
+			 (unsigned long long)snap.va, rt->cards[snap.card].minor,
+			 rt->cards[card].minor, strerror(-ret));
+		return ret;
+	}
+	pthread_mutex_lock(&mem.lock);
+	snap.imports[card] = h;
+	pthread_mutex_unlock(&mem.lock);
+	sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_MEM, "block 0x%llx of card %d mapped on card %d",
+		 (unsigned long long)snap.va, rt->cards[snap.card].minor,
+		 rt->cards[card].minor);
+	return 0;
+}
+
+static sdaaError_t map_error(int ret)
+{
+	return ret == -EXDEV || ret == -EOPNOTSUPP ? sdaaErrorPeerAccessUnsupported :
+	       ret == -ENODEV ? sdaaErrorDeviceUnavailable : sdaaErrorMemoryAllocation;
+}
+
+sdaaError_t sdaa_mem_map_on(int card, uint64_t va)
+{
+	int ret;
+
+	pthread_mutex_lock(&mem.share_lock);
+	ret = map_block_on(card, va);
+	pthread_mutex_unlock(&mem.share_lock);
+	return ret ? map_error(ret) : sdaaSuccess;
+}
+
+/* The addresses of every device block of card @owner (share_lock held). */
+static uint64_t *blocks_of(int owner, size_t *n)
+{
+	uint64_t *v;
+
+	pthread_mutex_lock(&mem.lock);
+	v = malloc((mem.nblocks + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; v && i < mem.nblocks; i++)
+		if (mem.blocks[i].card == owner && mem.blocks[i].region != DRM_SWAI_MEM_IMPORT)
+			v[(*n)++] = mem.blocks[i].va;
+	pthread_mutex_unlock(&mem.lock);
+	return v;
+}
+
+sdaaError_t sdaa_mem_share(int owner, int with)
+{
+	sdaaError_t err = sdaaSuccess;
+	uint64_t *v;
+	size_t n;
+	int ret;
+
+	pthread_mutex_lock(&mem.share_lock);
+	v = blocks_of(owner, &n);
+	for (size_t i = 0; v && i < n && !err; i++) {
+		ret = map_block_on(with, v[i]);
+		err = ret ? map_error(ret) : sdaaSuccess;
+	}
+	if (!v)
+		err = sdaaErrorHostMemoryAllocation;
+	if (!err)
+		mem.share[owner][with]++;
+	pthread_mutex_unlock(&mem.share_lock);
+	free(v);
+	return err;
+}
+
+void sdaa_mem_unshare(int owner, int with)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+
+	pthread_mutex_lock(&mem.share_lock);
+	if (mem.share[owner][with] && !--mem.share[owner][with]) {
+		pthread_mutex_lock(&mem.lock);
+		for (size_t i = 0; i < mem.nblocks; i++) {
+			struct sdaa_block *b = &mem.blocks[i];
+
+			if (b->card == owner && b->imports && b->imports[with]) {
+				sdaa_share_close(rt->cards[with].fd, b->imports[with]);
+				b->imports[with] = 0;
+			}
+		}
+		pthread_mutex_unlock(&mem.lock);
+	}
+	pthread_mutex_unlock(&mem.share_lock);
+}
+
+/* A new block of card @card: mapped on the cards that share its memory. */
+static void share_new_block(int card, uint64_t va)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+
+	pthread_mutex_lock(&mem.share_lock);
+	for (int w = 0; w < rt->ncards && w < SDAA_MAX_CARDS; w++)
+		if (mem.share[card][w])
+			map_block_on(w, va);	/* a failure is logged */
+	pthread_mutex_unlock(&mem.share_lock);
+}
+
+sdaaError_t sdaa_mem_ipc_fd(uint64_t va, struct sdaa_block *out, int *fd)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	struct sdaa_block *b;
+	int e = 0;
+
+	pthread_mutex_lock(&mem.share_lock);
+	pthread_mutex_lock(&mem.lock);
+	b = block_at(va);
+	if (!b || b->card < 0 || b->region == DRM_SWAI_MEM_HOST ||
+	    b->region == DRM_SWAI_MEM_IMPORT) {
+		pthread_mutex_unlock(&mem.lock);
+		pthread_mutex_unlock(&mem.share_lock);
+		return sdaaErrorInvalidDevicePointer;
+	}
+	if (!b->has_ipc_fd) {
+		e = sdaa_share_export(rt->cards[b->card].fd, b->handle);
+		if (e >= 0) {
+			b->ipc_fd = e;
+			b->has_ipc_fd = 1;
+		}
+	}
+	*out = *b;
+	*fd = b->ipc_fd;
+	pthread_mutex_unlock(&mem.lock);
+	pthread_mutex_unlock(&mem.share_lock);
+	if (e < 0) {
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_MEM, "cannot export block 0x%llx: %s "
+			 "(swai.ko older than uapi 1.4?)", (unsigned long long)va, strerror(-e));
+		return e == -ENODEV ? sdaaErrorDeviceUnavailable : sdaaErrorNotSupported;
+	}
+	return sdaaSuccess;
+}
+
 /* Level 1 for a pool: a new block of its region, at an address of ours. */
 static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 {
@@ -169,7 +354,8 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 		sdaa_va_free(va);
 		return ret;
 	}
-	b = (struct sdaa_block){ va, c.size, c.handle, p->card, p->region };
+	b = (struct sdaa_block){ .va = va, .len = c.size, .handle = c.handle,
+				 .card = p->card, .region = p->region };
 	if (sdaa_block_insert(&b)) {
 		struct drm_gem_close cl = { .handle = c.handle };
 
@@ -177,6 +363,7 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 		sdaa_va_free(va);
 		return -ENOMEM;
 	}
+	share_new_block(p->card, va);
 	*base = va;
 	*len = c.size;
 	return 0;
@@ -184,16 +371,25 @@ static int pool_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
 
 static void pool_shrink(void *ctx, uint64_t base, uint64_t len)
 {
+	const struct sdaa_runtime *rt = sdaa_runtime();
 	const struct pool *p = ctx;
 	struct sdaa_block b;
 
-	struct drm_gem_close cl;
-
 	(void)len;
-	if (!sdaa_block_take(base, &b))
+	pthread_mutex_lock(&mem.share_lock);
+	if (!sdaa_block_take(base, &b)) {
+		pthread_mutex_unlock(&mem.share_lock);
 		return;
-	cl = (struct drm_gem_close){ .handle = b.handle };
-	drmIoctl(sdaa_runtime()->cards[p->card].fd, DRM_IOCTL_GEM_CLOSE, &cl);
+	}
+	pthread_mutex_unlock(&mem.share_lock);
+	/* Its mappings on other cards first, then the object. */
+	for (int c = 0; b.imports && c < rt->ncards && c < SDAA_MAX_CARDS; c++)
+		if (b.imports[c])
+			sdaa_share_close(rt->cards[c].fd, b.imports[c]);
+	free(b.imports);
+	if (b.has_ipc_fd)
+		close(b.ipc_fd);
+	sdaa_share_close(rt->cards[p->card].fd, b.handle);
 	sdaa_va_free(base);
 }
 
@@ -284,7 +480,7 @@ void sdaa_mem_free(uint64_t va)
 {
 	struct sdaa_block b;
 
-	if (sdaa_block_find(va, &b) && b.region != DRM_SWAI_MEM_HOST)
+	if (sdaa_block_find(va, &b) && b.region < DRM_SWAI_MEM_HOST)
 		sdaa_suballoc_free(&mem.pools[b.card][b.region].sa, va);
 }
 
@@ -322,6 +518,11 @@ static sdaaError_t free_tier(void *ptr, int cross)
 		return sdaaSuccess;
 	if (!sdaa_block_find(va, &b))
 		return sdaa_error(sdaaErrorInvalidDevicePointer);
+	if (b.region == DRM_SWAI_MEM_IMPORT) {
+		sdaa_log(SDAA_LOG_ERROR, SDAA_SUB_MEM, "%p is another process's memory: "
+			 "close it with sdaaIpcCloseMemHandle", ptr);
+		return sdaa_error(sdaaErrorInvalidDevicePointer);
+	}
 	if (b.region == DRM_SWAI_MEM_HOST ||
 	    (b.region == DRM_SWAI_MEM_GLOBAL) != cross)
 		return sdaa_error(sdaaErrorWrongMemoryTier);
@@ -393,5 +594,11 @@ void sdaa_memory_fini(void)
 				sdaa_suballoc_fini(&mem.pools[c][r].sa);
 	if (mem.va_ready)
 		sdaa_suballoc_fini(&mem.va);
+	/* What the pools left: IPC imports, and their own bookkeeping. */
+	for (size_t i = 0; i < mem.nblocks; i++) {
+		free(mem.blocks[i].imports);
+		if (mem.blocks[i].has_ipc_fd)
+			close(mem.blocks[i].ipc_fd);
+	}
 	free(mem.blocks);
 }

@@ -79,7 +79,8 @@ static sdaaError_t memset_op(void *ptr, int value, size_t n, sdaaStream_t stream
 		err = sdaa_xcard_check(xc);
 	if (err)
 		goto out;
-	cg = b.region < DRM_SWAI_MEM_GLOBAL ? (int)b.region : xc == s->q->xc ? s->q->cg : 0;
+	cg = b.region != DRM_SWAI_MEM_HOST && sdaa_block_tier(&b) < DRM_SWAI_MEM_GLOBAL ?
+	     (int)sdaa_block_tier(&b) : xc == s->q->xc ? s->q->cg : 0;
 	if (cg >= xc->nq) {
 		err = sdaaErrorNotSupported;
 		goto out;

@@ -35,10 +35,11 @@ SDAA_API sdaaError_t sdaaPointerGetAttributes(struct sdaaPointerAttributes *attr
 		return sdaaSuccess;
 	}
 	attr->card = rt->cards[b.card].minor;
-	attr->type = b.region == DRM_SWAI_MEM_GLOBAL ? sdaaMemoryTypeCross :
-						       sdaaMemoryTypeLocal;
+	/* An IPC import is where its memory is, as this card reaches it. */
+	attr->type = sdaa_block_tier(&b) == DRM_SWAI_MEM_GLOBAL ? sdaaMemoryTypeCross :
+								  sdaaMemoryTypeLocal;
 	if (attr->type == sdaaMemoryTypeLocal)
-		attr->coreGroup = (int)b.region;
+		attr->coreGroup = (int)sdaa_block_tier(&b);
 	/* The logical device: the core group's, or the card's first visible. */
 	for (int i = 0; i < rt->ndevices; i++) {
 		if (rt->devices[i].card != &rt->cards[b.card])

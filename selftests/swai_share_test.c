@@ -158,7 +158,8 @@ TEST_F(share, import_same_card)
 	ASSERT_GE(dmabuf, 0);
 	ASSERT_EQ(0, import_fd(self->b, dmabuf, 0, 0, &imp));
 	EXPECT_EQ(SIZE, imp.size);
-	EXPECT_EQ(0u, imp.result);
+	EXPECT_EQ((__u32)DRM_SWAI_MEM_GLOBAL << 8, imp.result);
+	EXPECT_EQ((__u32)DRM_SWAI_MEM_GLOBAL, DRM_SWAI_IMPORT_PLACEMENT(imp.result));
 	EXPECT_NE(0ULL, imp.device_va);
 	/* b's job reads a's object ... */
 	EXPECT_EQ(0, copy_job(self->b, &self->arena_b, mine.va, imp.device_va, SIZE));
@@ -201,7 +202,7 @@ TEST_F(share, read_only_export)
 	dmabuf = export_fd(self->a, src.handle, DRM_CLOEXEC);
 	ASSERT_GE(dmabuf, 0);
 	ASSERT_EQ(0, import_fd(self->b, dmabuf, 0, 0, &imp));
-	EXPECT_EQ((__u32)DRM_SWAI_IMPORT_READ_ONLY, imp.result);
+	EXPECT_EQ((__u32)DRM_SWAI_IMPORT_READ_ONLY, imp.result & 0xff);
 	EXPECT_EQ(0, copy_job(self->b, &self->arena_b, mine.va, imp.device_va, SIZE));
 	EXPECT_EQ(0, memcmp(mine.cpu, src.cpu, SIZE));
 	EXPECT_EQ(DRM_SWAI_JOB_ERR_MMU,
@@ -229,7 +230,7 @@ TEST_F(share, import_other_card)
 	dmabuf = export_fd(fd, far.handle, DRM_CLOEXEC | DRM_RDWR);
 	ASSERT_GE(dmabuf, 0);
 	ASSERT_EQ(0, import_fd(self->a, dmabuf, 0, 0, &imp));
-	EXPECT_EQ((__u32)DRM_SWAI_IMPORT_FABRIC, imp.result);
+	EXPECT_EQ((__u32)DRM_SWAI_IMPORT_FABRIC, imp.result & 0xff);
 	/* Card 0 writes card 1's HBM, then reads it back into its own. */
 	p_copy(&p, imp.device_va, mine.va, SIZE);
 	p_copy(&p, mine.va + SIZE / 2, imp.device_va, SIZE / 2);

@@ -265,16 +265,24 @@ sdaaError_t sdaaDeviceSynchronize(void);
 sdaaError_t sdaaDeviceSynchronizeTimeout(unsigned int timeout_ms);
 
 /*
- * Peer access, as CUDA's: the core groups of one card may reach each
- * other's Local-HBM directly over the ring once enabled.  @can is 1 when
- * @device can access @peer (two core groups of one card whose driver has
- * DRM_SWAI_CAP_PEER), else 0 (also for @device == @peer).  Enabling is
- * for the current device (the accessing side), towards @peer (flags must be
- * 0); it stays until disabled or the process ends.  While a device has any
- * peer enabled, its jobs (copies, launched programs) may address enabled
- * and not enabled peers' Local-HBM alike (the card checks per job, not per
- * peer), and sdaaMemcpy from its Local-HBM to the peer's (or back) is one
- * direct copy on the source device instead of two through Global-HBM.
+ * Peer access, as CUDA's.  @can is 1 when @device can access @peer, else 0
+ * (also for @device == @peer):
+ * - two core groups of one card (driver with DRM_SWAI_CAP_PEER) reach each
+ *   other's Local-HBM directly over the ring once enabled.  While a device
+ *   has any such peer enabled, its jobs (copies, launched programs) may
+ *   address enabled and not enabled peers' Local-HBM alike (the card checks
+ *   per job, not per peer), and sdaaMemcpy from its Local-HBM to the peer's
+ *   (or back) is one direct copy on the source device instead of two
+ *   through Global-HBM;
+ * - core groups of two cards of one fabric (swai.ko 1.4, the cards' routes
+ *   present: Documentation/runtime.md) reach each other's memory over the
+ *   fabric's links, never through host memory: enabling maps every
+ *   allocation of the peer's card, now and later, on the current device's
+ *   card at the same address, so launched programs may use the peer's
+ *   pointers; copies between the two cards are one job on the source's
+ *   card whether enabled or not.
+ * Enabling is for the current device (the accessing side), towards @peer
+ * (flags must be 0); it stays until disabled or the process ends.
  * Errors: sdaaErrorInvalidDevice (@peer out of range, or the current
  * device), sdaaErrorInvalidValue (flags, NULL), sdaaErrorPeerAccessUnsupported,
  * sdaaErrorPeerAccessAlreadyEnabled, sdaaErrorPeerAccessNotEnabled.
@@ -282,6 +290,47 @@ sdaaError_t sdaaDeviceSynchronizeTimeout(unsigned int timeout_ms);
 sdaaError_t sdaaDeviceCanAccessPeer(int *can, int device, int peer);
 sdaaError_t sdaaDeviceEnablePeerAccess(int peer, unsigned int flags);
 sdaaError_t sdaaDeviceDisablePeerAccess(int peer);
+
+/*
+ * Copy @count bytes from @src on logical device @srcDevice's card to @dst on
+ * @dstDevice's card (sdaaErrorInvalidValue if a pointer is not memory of
+ * that device's card): sdaaMemcpy/sdaaMemcpyAsync with the devices checked.
+ * Between cards of one fabric it is one job on the source's card through
+ * the fabric; between cards that cannot reach each other, through pinned
+ * host memory (synchronous).
+ */
+sdaaError_t sdaaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+			   size_t count);
+sdaaError_t sdaaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+				size_t count, sdaaStream_t stream);
+
+/*
+ * Device memory shared between processes, as CUDA's IPC (one process per
+ * card): sdaaIpcGetMemHandle gives a 64-byte handle for the allocation
+ * holding @devPtr, valid while the allocation and its process live, that may
+ * be sent to another process any way; sdaaIpcOpenMemHandle maps that memory
+ * on the opener's current device's card (the same card, or another of the
+ * fabric) and returns its address there; sdaaIpcCloseMemHandle unmaps it.
+ * The memory travels as a dma-buf the opener takes with pidfd_getfd(2):
+ * the two processes must run as one user and, under Yama ptrace_scope 1,
+ * the exporter must allow the opener (prctl(PR_SET_PTRACER)).  A handle
+ * covers the 2 MiB block holding the allocation (allocate IPC buffers of at
+ * least 2 MiB to give them blocks of their own).  @flags:
+ * sdaaIpcMemLazyEnablePeerAccess or 0.  Errors: sdaaErrorInvalidValue,
+ * sdaaErrorInvalidDevicePointer (not device memory of this process / not an
+ * opened handle), sdaaErrorInvalidResourceHandle (not a handle, its process
+ * gone, or not allowed: the log says which), sdaaErrorPeerAccessUnsupported
+ * (the cards are not on one fabric), sdaaErrorNotSupported (swai.ko older
+ * than 1.4).
+ */
+#define SDAA_IPC_HANDLE_SIZE 64
+typedef struct sdaaIpcMemHandle_st {
+	char reserved[SDAA_IPC_HANDLE_SIZE];
+} sdaaIpcMemHandle_t;
+#define sdaaIpcMemLazyEnablePeerAccess 0x01
+sdaaError_t sdaaIpcGetMemHandle(sdaaIpcMemHandle_t *handle, void *devPtr);
+sdaaError_t sdaaIpcOpenMemHandle(void **devPtr, sdaaIpcMemHandle_t handle, unsigned int flags);
+sdaaError_t sdaaIpcCloseMemHandle(void *devPtr);
 
 /*
  * Copies between any two of: pageable host memory, pinned host memory

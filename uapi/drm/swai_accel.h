@@ -600,6 +600,12 @@ struct drm_swai_query_peer {
 /* drm_swai_bo_import.result (out) */
 #define DRM_SWAI_IMPORT_FABRIC		0x1U	/* the memory is on another card */
 #define DRM_SWAI_IMPORT_READ_ONLY	0x2U	/* the dma-buf was not writable */
+/*
+ * The exported object's placement (DRM_SWAI_MEM_LOCAL(cg), _GLOBAL): on the
+ * same card, Local-HBM of core group cg is reached by other core groups'
+ * jobs only with DRM_SWAI_SUBMIT_PEER, as the exporter's own.
+ */
+#define DRM_SWAI_IMPORT_PLACEMENT(r)	(((r) >> 8) & 0xffU)
 
 /**
  * struct drm_swai_bo_import - map a buffer object shared as a dma-buf
@@ -615,7 +621,8 @@ struct drm_swai_query_peer {
  * read-only.  The exporter's memory lives until every import and the
  * dma-buf are gone.  Each import is a mapping of its own; GEM_CLOSE (or
  * close) removes it.  An imported object cannot be exported again and has
- * no mmap offset (mmap the dma-buf instead).  A process reaches only what
+ * no mmap offset (mmap the dma-buf instead).  @result says where the memory
+ * is (DRM_SWAI_IMPORT_*).  A process reaches only what
  * was given to it: the fd is the capability.  Errors: -EINVAL (bad
  * flags, pad, reserved, or fixed VA), -EBADF (not an open fd), -EOPNOTSUPP
  * (not a dma-buf of a swai buffer object), -EXDEV (the buffer is on a card
@@ -629,7 +636,7 @@ struct drm_swai_bo_import {
 	__u32 flags;
 	/** @handle: out, GEM handle in the caller's file. */
 	__u32 handle;
-	/** @result: out, DRM_SWAI_IMPORT_FABRIC, _READ_ONLY. */
+	/** @result: out, DRM_SWAI_IMPORT_* bits and placement. */
 	__u32 result;
 	/** @size: out, bytes. */
 	__u64 size;
