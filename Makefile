@@ -43,8 +43,8 @@ DIRFLAGS_runtime := -Iruntime
 DIRFLAGS_runtime/tests := -Iruntime
 DIRFLAGS_runtime/kernels := -ffp-contract=off
 DIRFLAGS_runtime/kernels/tests := -ffp-contract=off -Iruntime/kernels/tests -Ikernel
-DIRFLAGS_collectives := -Icollectives -Ikernel
-DIRFLAGS_collectives/tests := -Icollectives -Ikernel -Iruntime/kernels/tests
+DIRFLAGS_collectives := -Icollectives -Ikernel -Itools/cluster
+DIRFLAGS_collectives/tests := -Icollectives -Ikernel -Iruntime/kernels/tests -Itools/cluster
 DIRFLAGS_tools/bench := -Iruntime -Itools/bench
 DIRFLAGS_tools/bench/tests := -Itools/bench
 DIRFLAGS_tools/smi := -Iruntime
@@ -198,12 +198,12 @@ CCL_SRC := $(wildcard collectives/*.c)
 LIBSWCCL := $(B)/lib/libswccl.so.$(SWCCL_VER)
 SWCCL_LINK := -L$(B)/lib -lswccl -lsdaa
 collectives: $(LIBSWCCL) $(B)/lib/pkgconfig/swccl.pc
-$(LIBSWCCL): $(call objs,obj,$(CCL_SRC)) $(B)/obj/lib/libswk.a $(B)/obj/lib/libswaicard.a \
-		collectives/libswccl.map $(LIBSDAA)
+$(LIBSWCCL): $(call objs,obj,$(CCL_SRC)) $(B)/obj/lib/libswk.a $(B)/obj/lib/libswaicluster.a \
+		$(B)/obj/lib/libswaicard.a collectives/libswccl.map $(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libswccl.so.$(SWCCL_SOVER) \
 		-Wl,--version-script=collectives/libswccl.map -Wl,--no-undefined -o $@ \
-		$(filter %.o %.a,$^) $(SDAA_LINK) -lpthread -lm
+		$(filter %.o %.a,$^) $(SDAA_LINK) $(CLUSTER_LIBS) -lpthread -lm
 	ln -sf libswccl.so.$(SWCCL_VER) $(B)/lib/libswccl.so.$(SWCCL_SOVER)
 	ln -sf libswccl.so.$(SWCCL_SOVER) $(B)/lib/libswccl.so
 $(B)/lib/pkgconfig/swccl.pc: collectives/swccl.pc.in Makefile
@@ -257,7 +257,8 @@ uninstall:
 	@if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 # --- userspace tools ------------------------------------------------------------------
-TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/swccl-bench \
+TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/sdaa-p2p \
+	$(B)/bin/swccl-bench \
 	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched
 tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
@@ -276,8 +277,14 @@ $(B)/bin/swccl-mlp: $(call objs,obj,$(MLP_SRC)) $(B)/obj/lib/libbenchpure.a $(B)
 		$(LIBSDAA) $(LIBSWCCL)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o %.a,$^) $(SWCCL_LINK) $(RPATH) -lm
-$(B)/bin/sdaa-bandwidth: $(call objs,obj,tools/bench/sdaa-bandwidth.c) $(B)/obj/lib/libswaicli.a \
+$(B)/bin/sdaa-bandwidth: $(call objs,obj,tools/bench/sdaa-bandwidth.c tools/bench/sdaa-bench-copy.c) \
+		$(B)/obj/lib/libswaicli.a \
 		$(LIBSDAA)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(filter %.o %.a,$^) $(SDAA_LINK) $(RPATH) -lm
+# Card-to-card bandwidth and latency matrices (the fabric, datasheet §15).
+$(B)/bin/sdaa-p2p: $(call objs,obj,tools/bench/sdaa-p2p.c tools/bench/sdaa-bench-copy.c) \
+		$(B)/obj/lib/libswaicli.a $(LIBSDAA)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o %.a,$^) $(SDAA_LINK) $(RPATH) -lm
 # The allocator benchmark measures the suballocator alone, against glibc malloc.
@@ -337,9 +344,10 @@ CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c 
 	collectives/swccl_launch.c collectives/swccl_group.c collectives/swccl_timeout.c \
 	collectives/swccl_fused.c collectives/swccl_coll.c collectives/swccl_mem.c,$(CCL_SRC))
 $(B)/tests/swccl-unit-test: $(call objs,san,collectives/tests/swccl-unit-test.c $(CCL_UT_SRC)) \
-		$(B)/san/lib/libswk.a $(B)/san/lib/libswkref.a $(B)/san/lib/libswaicard.a
+		$(B)/san/lib/libswk.a $(B)/san/lib/libswkref.a $(B)/san/lib/libswaicluster.a \
+		$(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ -lblas -lm
+	$(CC) $(SAN) -o $@ $^ -lblas $(CLUSTER_LIBS) -lm
 $(B)/tests/swccl-bench-test: $(B)/san/tools/bench/tests/swccl-bench-test.o \
 		$(B)/san/lib/libbenchpure.a
 	@mkdir -p $(dir $@)

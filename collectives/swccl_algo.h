@@ -13,6 +13,7 @@
 
 /* What an algorithm is like (struct swccl_algo.props). */
 #define SWCCL_ALGO_HOST_SYNC	(1u << 0)	/* steps closed by host waits (the paper's RING) */
+#define SWCCL_ALGO_XCARD	(1u << 1)	/* between cards (swccl_xcard.c), else one card */
 
 /* One (collective, algorithm). */
 struct swccl_algo {
@@ -33,6 +34,9 @@ struct swccl_algo {
 /* swccl_algos.c: every algorithm, NULL-terminated */
 extern const struct swccl_algo *const swccl_algos[];
 const struct swccl_algo *swccl_algo_find(enum swccl_coll coll, swcclAlgo_t algo);
+/* The same, of the kind @xcard asks: between cards or within one. */
+const struct swccl_algo *swccl_algo_find_for(enum swccl_coll coll, swcclAlgo_t algo,
+					     bool xcard);
 
 /* Progress steps a program reports (swccl_timeout.c names them). */
 enum swccl_step {

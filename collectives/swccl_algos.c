@@ -11,6 +11,9 @@ X(swccl_reducescatter_ring) X(swccl_reducescatter_csc) X(swccl_reducescatter_csc
 X(swccl_allreduce_ring) X(swccl_allreduce_csc) X(swccl_allreduce_csc1)
 X(swccl_broadcast_ring) X(swccl_broadcast_csc) X(swccl_broadcast_csc1)
 X(swccl_reduce_ring) X(swccl_reduce_csc) X(swccl_reduce_csc1)
+#define XC(c) X(swccl_##c##_xRing) X(swccl_##c##_xMesh1) X(swccl_##c##_xMesh2) \
+	X(swccl_##c##_xHd) X(swccl_##c##_xNhr) X(swccl_##c##_xRb)
+XC(allgather) XC(reducescatter) XC(allreduce) XC(broadcast) XC(reduce)
 #undef X
 
 const struct swccl_algo *const swccl_algos[] = {
@@ -19,20 +22,33 @@ const struct swccl_algo *const swccl_algos[] = {
 	&swccl_allreduce_ring, &swccl_allreduce_csc, &swccl_allreduce_csc1,
 	&swccl_broadcast_ring, &swccl_broadcast_csc, &swccl_broadcast_csc1,
 	&swccl_reduce_ring, &swccl_reduce_csc, &swccl_reduce_csc1,
+	/* between cards (swccl_xcard.c) */
+#define XA(c) &swccl_##c##_xRing, &swccl_##c##_xMesh1, &swccl_##c##_xMesh2, \
+	&swccl_##c##_xHd, &swccl_##c##_xNhr, &swccl_##c##_xRb
+	XA(allgather), XA(reducescatter), XA(allreduce), XA(broadcast), XA(reduce),
+#undef XA
 	NULL
 };
 
-const struct swccl_algo *swccl_algo_find(enum swccl_coll coll, swcclAlgo_t algo)
+const struct swccl_algo *swccl_algo_find_for(enum swccl_coll coll, swcclAlgo_t algo,
+					     bool xcard)
 {
 	for (int i = 0; swccl_algos[i]; i++)
-		if (swccl_algos[i]->coll == coll && swccl_algos[i]->algo == algo)
+		if (swccl_algos[i]->coll == coll && swccl_algos[i]->algo == algo &&
+		    !!(swccl_algos[i]->props & SWCCL_ALGO_XCARD) == xcard)
 			return swccl_algos[i];
 	return NULL;
 }
 
+const struct swccl_algo *swccl_algo_find(enum swccl_coll coll, swcclAlgo_t algo)
+{
+	return swccl_algo_find_for(coll, algo, false);
+}
+
 SWCCL_EXPORT const char *swcclAlgoName(swcclAlgo_t algo)
 {
-	static const char *const n[] = { "AUTO", "RING", "CSC", "CSC1" };
+	static const char *const n[] = { "AUTO", "RING", "CSC", "CSC1", "MESH1", "MESH2",
+					 "HD", "NHR", "RB" };
 
 	return (unsigned)algo < swcclNumAlgos ? n[algo] : "?";
 }

@@ -19,6 +19,7 @@
 #define SWCCL_EXPORT		__attribute__((visibility("default")))
 
 struct swccl_kind;
+struct swai_topo;
 
 /* The five collectives (the `coll` of a collective call). */
 enum swccl_coll {
@@ -91,6 +92,15 @@ struct swccl_call {
 	int pipeline;		/* CSC1 chunks per shard; 0 = choose */
 	swcclAlgo_t want;	/* the algorithm asked for (Auto: the cost model's) */
 	struct swccl_fused fz;	/* fused calls */
+	/* between cards (swccl_xcard.c): one rank per card of one fabric */
+	bool xcard;
+	uint64_t xflags[SWCCL_MAX_RANKS];	/* rank r's counters, on its card */
+	uint64_t xland[SWCCL_MAX_RANKS];	/* rank r's landing area, on its card */
+	size_t xland_bytes;
+	uint64_t xsent[SWCCL_MAX_RANKS][SWCCL_MAX_RANKS];	/* messages a -> b before */
+	uint64_t xcalls;			/* cross-card calls before this one */
+	int fabric_id[SWCCL_MAX_RANKS];		/* rank -> card of the topology */
+	const struct swai_topo *topo;		/* for the estimates; NULL: none */
 };
 
 /* swccl_dtype.c */

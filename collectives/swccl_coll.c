@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "swccl_algo.h"
+#include "swccl_xcard.h"
 #include "swccl_kind.h"
 #include "swccl_plan.h"
 
@@ -107,9 +108,15 @@ static swcclResult_t cost(struct swccl_shared *sh, const struct swccl_call *c,
 	struct swccl_sched s;
 	swcclResult_t r;
 
+	p->how = a->name;
+	if (a->props & SWCCL_ALGO_XCARD) {
+		/* Between cards: the schedule on the topology (swccl_xcard.c). */
+		p->us = swccl_xcard_estimate(c, a);
+		p->transfer_us = 0;
+		return swcclSuccess;
+	}
 	swccl_sched_init(&s, c->nranks, a->props & SWCCL_ALGO_HOST_SYNC);
 	swccl_sched_algo(&s, c, a);
-	p->how = a->name;
 	r = swccl_plan_cost(sh, c, &s, a->scratch(c), p, comm0);
 	swccl_sched_free(&s);
 	return r;
@@ -129,7 +136,8 @@ static swcclResult_t choose(struct swccl_shared *sh, const struct swccl_call *c,
 		const char *why;
 		swcclResult_t r;
 
-		if (a->coll != c->coll || (c->want && a->algo != c->want))
+		if (a->coll != c->coll || (c->want && a->algo != c->want) ||
+		    !!(a->props & SWCCL_ALGO_XCARD) != c->xcard)
 			continue;
 		why = a->unsupported(c);
 		if (why) {
@@ -143,6 +151,12 @@ static swcclResult_t choose(struct swccl_shared *sh, const struct swccl_call *c,
 		r = cost(sh, c, a, &q, comm0);
 		if (r)
 			return r;
+		if (q.us < 0 && !c->want) {	/* between cards, not on the topology */
+			len += (size_t)snprintf(costs + len, sizeof(costs) - len, " %s: n/a "
+						"(no estimate);", a->name);
+			continue;
+		}
+		q.us = q.us < 0 ? 0 : q.us;	/* forced: runs without one */
 		if (len < sizeof(costs))
 			len += (size_t)snprintf(costs + len, sizeof(costs) - len, " %s %.3f us;",
 						a->name, q.us);
@@ -151,13 +165,44 @@ static swcclResult_t choose(struct swccl_shared *sh, const struct swccl_call *c,
 			found = true;
 		}
 	}
+	if (!found && c->want)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s is not an algorithm %s "
+				  "(%s)", name(c), swcclAlgoName(c->want),
+				  c->xcard ? "between cards" : "among the core groups of a card",
+				  c->xcard ? "RING, MESH1, MESH2, HD, NHR, RB" : "RING, CSC, CSC1");
 	if (!found)
-		return swccl_fail(comm0, swcclInternalError, "%s: no algorithm", name(c));
+		return swccl_fail(comm0, swcclInternalError, "%s: no algorithm:%s", name(c), costs);
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu %zu x %s%s%s on %d ranks:%s -> %s (%s)",
 		  name(c), (unsigned long long)c->seq, c->count, swccl_type_name(c->dtype),
 		  reduces(c->coll) ? " " : "", reduces(c->coll) ? swccl_op_name(c->op) : "",
 		  c->nranks, costs, swcclAlgoName(p->algo),
 		  c->want ? "forced" : "lowest modeled time");
+	return swcclSuccess;
+}
+
+/*
+ * A call between cards: every rank's landing area large enough for @a's
+ * messages, the counters, and the messages sent by earlier calls
+ * (swccl_lower.c waits for them on top).
+ */
+static swcclResult_t xcard_prepare(struct swccl_shared *sh, struct swccl_call *c,
+				  const struct swccl_algo *a, swcclComm_t comm0)
+{
+	size_t bytes = a->scratch(c);
+
+	if (!bytes)
+		return swccl_fail(comm0, swcclInternalError, "%s: no schedule", a->name);
+	if (swccl_xland(sh, bytes))
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "cannot allocate %zu bytes of "
+				  "Global-HBM on every card for %s's messages: %s", bytes, a->name,
+				  sdaaGetErrorString(sdaaGetLastError()));
+	c->xland_bytes = sh->xland_bytes;
+	for (int r = 0; r < c->nranks; r++) {
+		c->xland[r] = (uint64_t)(uintptr_t)sh->xland[r];
+		c->xflags[r] = (uint64_t)(uintptr_t)sh->xflags[r];
+	}
+	memcpy(c->xsent, sh->xsent, sizeof(c->xsent));
+	c->xcalls = sh->xcalls;
 	return swcclSuccess;
 }
 
@@ -168,17 +213,21 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	swcclResult_t r;
 
 	c->want = wanted(comm0);
+	swccl_xcard_topo(sh, c);
 	if (!swccl_plan_lookup(sh, c, p)) {
 		r = choose(sh, c, p, comm0);
 		if (r)
 			return r;
 		swccl_plan_store(sh, c, p);
 	}
-	a = swccl_algo_find(c->coll, p->algo);
-	r = swccl_scratch(sh, a->scratch(c));
-	if (r)
+	a = swccl_algo_find_for(c->coll, p->algo, c->xcard);
+	if (a->props & SWCCL_ALGO_XCARD)
+		r = xcard_prepare(sh, c, a, comm0);
+	else if ((r = swccl_scratch(sh, a->scratch(c))))
 		return swccl_fail(comm0, r, "cannot allocate %zu bytes of Global-HBM scratch",
 				  a->scratch(c));
+	if (r)
+		return r;
 	c->scratch = (uint64_t)(uintptr_t)sh->scratch;
 	c->scratch_bytes = sh->scratch_bytes;
 	p->how = a->name;
@@ -186,7 +235,12 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	swccl_sched_init(&p->sched, c->nranks, a->props & SWCCL_ALGO_HOST_SYNC);
 	swccl_sched_algo(&p->sched, c, a);
 	swccl_sched_count(&p->sched, &p->launches, &p->host_syncs);
-	return p->sched.nomem ? swcclSystemError : swcclSuccess;
+	if (p->sched.nomem)
+		return swccl_fail(comm0, swcclSystemError, "%s %s: cannot build its programs",
+				  name(c), a->name);
+	if (a->props & SWCCL_ALGO_XCARD)
+		swccl_xcard_done(sh, c, a);
+	return swcclSuccess;
 }
 
 const struct swccl_kind swccl_kind_coll = {

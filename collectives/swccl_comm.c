@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * swccl_comm.c - communicators: one rank per core group of one card.
+ * swccl_comm.c - communicators: one rank per core group of one card, or
+ * one rank per card of one fabric (swccl_xcard.c).
  *
  * The ranks of a communicator share a struct swccl_shared: the host
  * rendezvous (swccl_enqueue.c), the Global-HBM scratch the algorithms
@@ -12,6 +13,12 @@
  * (datasheet §14.3), and the host can read them (which rank is stuck where)
  * and write them (release blocked programs on timeout or abort) without a
  * job, which a queue blocked in a WAIT would never run.
+ *
+ * A communicator across cards has peer access between all its cards (every
+ * card maps every other's allocations at the same addresses, over the
+ * fabric) and, on each rank's card, counters its peers signal over the
+ * fabric -- so that a wait ends at the signal's modeled time plus the
+ * route -- and a landing area they write their messages into.
  */
 #include <stdio.h>
 #include <stddef.h>
@@ -22,6 +29,7 @@
 
 #include "swccl_kind.h"
 #include "swccl_plan.h"
+#include "swccl_xcard.h"
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_cv = PTHREAD_COND_INITIALIZER;
@@ -61,13 +69,50 @@ static bool enable_peers(struct swccl_shared *sh)
 	return true;
 }
 
+/*
+ * Ranks on several cards: one per card, every card reaching every other
+ * over one fabric; their places in the topology.
+ */
+static swcclResult_t setup_xcard(struct swccl_shared *sh)
+{
+	for (int r = 0; r < sh->nranks; r++) {
+		struct swcclComm *c = sh->comm[r];
+		unsigned int tag;
+		int cards;
+
+		for (int q = 0; q < r; q++) {
+			int can = 0;
+
+			if (sh->comm[q]->card == c->card)
+				return swccl_fail(c, swcclInvalidUsage,
+						  "ranks %d and %d are both on card %d: a comm across "
+						  "cards has one rank per card (several core groups per "
+						  "card and several cards are not there yet)", q, r,
+						  c->card);
+			if (sdaaDeviceCanAccessPeer(&can, c->dev, sh->comm[q]->dev) || !can ||
+			    sdaaDeviceCanAccessPeer(&can, sh->comm[q]->dev, c->dev) || !can)
+				return swccl_fail(c, swcclInvalidUsage,
+						  "cards %d and %d do not reach each other over a fabric "
+						  "(tools/vm/swai-vm --topology; SDAA_P2P_DISABLE unset)",
+						  sh->comm[q]->card, c->card);
+		}
+		if (sdaaDeviceGetFabricInfo(c->dev, &sh->fabric_id[r], &cards, &tag))
+			return swccl_fail(c, swcclUnhandledSdaaError, "no fabric information: %s",
+					  sdaaGetErrorString(sdaaGetLastError()));
+	}
+	sh->xcard = true;
+	return swcclSuccess;
+}
+
 /* The resources of a comm whose ranks (devices) are all known. */
 static swcclResult_t setup(struct swccl_shared *sh)
 {
 	struct sdaaDeviceProp p;
+	swcclResult_t res;
 	void *h, *d;
 	uint64_t base;
 	int dev = 0;
+	bool cards = false;
 
 	sdaaGetDevice(&dev);
 	for (int r = 0; r < sh->nranks; r++) {
@@ -78,15 +123,22 @@ static swcclResult_t setup(struct swccl_shared *sh)
 			sh->card = p.card;
 			sh->ldm = (size_t)p.cpeCount * p.ldmPerCpe;
 		}
-		if (p.card != sh->card)
-			return swccl_fail(sh->comm[r], swcclInvalidUsage,
-					  "ranks on two cards (%d, %d): a comm is one card's core groups",
-					  sh->card, p.card);
+		cards |= p.card != sh->card;
 		sh->comm[r]->cg = p.coreGroup;
+		sh->comm[r]->card = p.card;
+		if ((size_t)p.cpeCount * p.ldmPerCpe < sh->ldm)
+			sh->ldm = (size_t)p.cpeCount * p.ldmPerCpe;
+	}
+	for (int r = 0; !cards && r < sh->nranks; r++)
 		for (int q = 0; q < r; q++)
-			if (sh->comm[q]->cg == p.coreGroup)
+			if (sh->comm[q]->cg == sh->comm[r]->cg)
 				return swccl_fail(sh->comm[r], swcclInvalidUsage,
-						  "ranks %d and %d are both CG %d", q, r, p.coreGroup);
+						  "ranks %d and %d are both CG %d", q, r,
+						  sh->comm[r]->cg);
+	if (cards) {
+		res = setup_xcard(sh);
+		if (res)
+			return res;
 	}
 	if (sdaaSetDevice(sh->comm[0]->dev) || sdaaDeviceGetTimingParams(&sh->tp, sh->comm[0]->dev) ||
 	    sdaaMallocHost(&h, 4096))
@@ -106,10 +158,22 @@ static swcclResult_t setup(struct swccl_shared *sh)
 					   8 * (uint64_t)r;
 	}
 	sh->peer = enable_peers(sh);
+	if (sh->xcard && !sh->peer)
+		return swccl_fail(sh->comm[0], swcclInvalidUsage, "a comm across cards needs peer "
+				  "access between them (SWCCL_PEER=0 forbids it)");
+	if (sh->xcard && swccl_xflags(sh))
+		return swccl_fail(sh->comm[0], swcclUnhandledSdaaError, "counters: %s",
+				  sdaaGetErrorString(sdaaGetLastError()));
 	swccl_watchdog_start(sh);
 	sdaaSetDevice(dev);
-	swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on card %d, LDM %zu B, peer access %s",
-		  sh->nranks, sh->card, sh->ldm, sh->peer ? "on" : "off");
+	if (sh->xcard)
+		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on %d cards (one each), "
+			  "LDM %zu B, topology %s", sh->nranks, sh->nranks, sh->ldm,
+			  swccl_param(SWCCL_PARAM_TOPO));
+	else
+		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on card %d, LDM %zu B, "
+			  "peer access %s", sh->nranks, sh->card, sh->ldm,
+			  sh->peer ? "on" : "off");
 	return swcclSuccess;
 }
 
@@ -142,6 +206,7 @@ static void shared_free(struct swccl_shared *sh, bool idle)
 	swccl_insts_free(sh);
 	swccl_plan_cache_free(sh->plans);
 	swccl_model_free(sh->model);
+	swccl_xcard_free(sh);
 	free(sh->retired);
 	pthread_mutex_destroy(&sh->mu);
 	pthread_cond_destroy(&sh->cv);

@@ -59,11 +59,22 @@ struct swccl_shared {
 	int nopen;
 	bool threaded;				/* ranks from swcclCommInitRank */
 	char id[SWCCL_UNIQUE_ID_BYTES];
+	/* between cards (swccl_xcard.c) */
+	bool xcard;				/* one rank per card of one fabric */
+	void *xflags[SWCCL_MAX_RANKS];		/* counters, on each rank's card */
+	void *xland[SWCCL_MAX_RANKS];		/* landing areas, grown on demand */
+	size_t xland_bytes;
+	uint64_t xsent[SWCCL_MAX_RANKS][SWCCL_MAX_RANKS];
+	uint64_t xcalls;
+	int fabric_id[SWCCL_MAX_RANKS];
+	struct swai_topo *topo;			/* SWCCL_TOPO, loaded on first use */
+	bool topo_tried;
 };
 
 struct swcclComm {
 	struct swccl_shared *sh;
 	int rank, dev, cg;
+	int card;				/* sdaaDeviceProp.card of the rank */
 	swcclAlgo_t algo;
 	uint64_t seq;				/* calls posted by this rank */
 	struct swcclCallInfo last;
@@ -81,6 +92,7 @@ enum swccl_param {
 	SWCCL_PARAM_FUSION,		/* SWCCL_FUSION: 0 = unfused sequence */
 	SWCCL_PARAM_CSC1_CHUNKS,	/* SWCCL_CSC1_CHUNKS: pipeline depth, 0 = choose */
 	SWCCL_PARAM_PLAN_CACHE,		/* SWCCL_PLAN_CACHE: plans kept per comm */
+	SWCCL_PARAM_TOPO,		/* SWCCL_TOPO: the cards' topology file or preset */
 	SWCCL_NPARAMS
 };
 /* The variable's value, or its default. */
@@ -122,6 +134,10 @@ swcclResult_t swccl_stage(struct swccl_shared *sh, int which, size_t half, uint6
 /* Every rank's Local-HBM scratch holds @bytes. */
 swcclResult_t swccl_tmp(struct swccl_shared *sh, struct swccl_call *c, size_t bytes,
 			swcclComm_t comm0);
+/* Between cards: every rank's counters (zeroed), once. */
+swcclResult_t swccl_xflags(struct swccl_shared *sh);
+/* Between cards: every rank's landing area holds @bytes. */
+swcclResult_t swccl_xland(struct swccl_shared *sh, size_t bytes);
 /* Free everything (the comm's end, when nothing of it runs any more). */
 void swccl_mem_free(struct swccl_shared *sh);
 

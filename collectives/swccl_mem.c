@@ -32,7 +32,7 @@ swcclResult_t swccl_buffer(swcclComm_t comm, const void *p, size_t bytes, const 
 		return swccl_fail(comm, swcclInvalidArgument,
 				  "%s %p is Local-HBM of CG %d, not of rank %d's CG %d", what, p,
 				  at.coreGroup, comm->rank, comm->cg);
-	if (at.type != sdaaMemoryTypeHost && at.card != comm->sh->card)
+	if (at.type != sdaaMemoryTypeHost && at.card != comm->card)
 		return swccl_fail(comm, swcclInvalidArgument, "%s %p is on another card", what, p);
 	b->va = (uint64_t)(uintptr_t)at.devicePointer;
 	b->tier = at.type == sdaaMemoryTypeLocal ? SWCCL_LOCAL :
@@ -62,6 +62,29 @@ bool swccl_idle(struct swccl_shared *sh)
 	return !sh->launched_seq || swccl_all_done(sh, sh->launched_seq);
 }
 
+/*
+ * Memory on the current device's card for the peers to write over the
+ * fabric: Global-HBM, or the rank's Local-HBM on a card split all Local
+ * (Local privacy binds core groups of one card, not the fabric).
+ */
+static int alloc_any(void **p, size_t bytes)
+{
+	if (!sdaaMallocCross(p, bytes))
+		return 0;
+	sdaaGetLastError();
+	return sdaaMalloc(p, bytes) ? -1 : 0;
+}
+
+static void free_any(void *p)
+{
+	struct sdaaPointerAttributes at;
+
+	if (!sdaaPointerGetAttributes(&at, p) && at.type == sdaaMemoryTypeLocal)
+		sdaaFree(p);
+	else
+		sdaaFreeCross(p);
+}
+
 /* Drop Global-HBM the comm no longer needs: freed now if idle, else at the end. */
 static swcclResult_t retire(struct swccl_shared *sh, void *old)
 {
@@ -70,7 +93,7 @@ static swcclResult_t retire(struct swccl_shared *sh, void *old)
 	if (!old)
 		return swcclSuccess;
 	if (swccl_idle(sh)) {
-		sdaaFreeCross(old);
+		free_any(old);
 		return swcclSuccess;
 	}
 	ret = realloc(sh->retired, (size_t)(sh->nretired + 1) * sizeof(*ret));
@@ -160,13 +183,59 @@ swcclResult_t swccl_tmp(struct swccl_shared *sh, struct swccl_call *c, size_t by
 	return swcclSuccess;
 }
 
+swcclResult_t swccl_xflags(struct swccl_shared *sh)
+{
+	size_t bytes = 2 * SWCCL_MAX_RANKS * sizeof(uint64_t);
+
+	for (int r = 0; r < sh->nranks; r++) {
+		if (sh->xflags[r])
+			continue;
+		if (sdaaSetDevice(sh->comm[r]->dev) || alloc_any(&sh->xflags[r], bytes) ||
+		    sdaaMemset(sh->xflags[r], 0, bytes) || sdaaDeviceSynchronize())
+			return swcclUnhandledSdaaError;
+	}
+	return swcclSuccess;
+}
+
+/*
+ * Rank @r's new landing area on its card.  The old one may still be read by
+ * a launched job: retired like the scratch (a peer's mapping of it lives as
+ * long as the block, sdaa_memory.c).
+ */
+swcclResult_t swccl_xland(struct swccl_shared *sh, size_t bytes)
+{
+	size_t want = bytes < 2 * sh->xland_bytes ? 2 * sh->xland_bytes : bytes;
+
+	if (bytes <= sh->xland_bytes)
+		return swcclSuccess;
+	for (int r = 0; r < sh->nranks; r++) {
+		void *p;
+
+		if (sdaaSetDevice(sh->comm[r]->dev) || alloc_any(&p, want))
+			return swcclUnhandledSdaaError;
+		if (retire(sh, sh->xland[r])) {
+			free_any(p);
+			return swcclSystemError;
+		}
+		sh->xland[r] = p;
+	}
+	sh->xland_bytes = want;
+	return swcclSuccess;
+}
+
 void swccl_mem_free(struct swccl_shared *sh)
 {
 	int dev = 0;
 
 	sdaaGetDevice(&dev);
+	for (int r = 0; r < sh->nranks; r++) {
+		if (sh->xland[r])
+			free_any(sh->xland[r]);
+		if (sh->xflags[r])
+			free_any(sh->xflags[r]);
+	}
 	for (int i = 0; i < sh->nretired; i++)
-		sdaaFreeCross(sh->retired[i]);
+		free_any(sh->retired[i]);
 	if (sh->scratch)
 		sdaaFreeCross(sh->scratch);
 	for (int i = 0; i < 2; i++)

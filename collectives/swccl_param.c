@@ -21,6 +21,7 @@ static const struct {
 	[SWCCL_PARAM_FUSION] = { "SWCCL_FUSION", "1" },
 	[SWCCL_PARAM_CSC1_CHUNKS] = { "SWCCL_CSC1_CHUNKS", "0" },
 	[SWCCL_PARAM_PLAN_CACHE] = { "SWCCL_PLAN_CACHE", "64" },
+	[SWCCL_PARAM_TOPO] = { "SWCCL_TOPO", "mesh8" },
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

@@ -63,3 +63,27 @@ int sdaa_fabric_reaches(int a, int b)
 	pthread_mutex_unlock(&fab.lock);
 	return r;
 }
+
+SDAA_API sdaaError_t sdaaDeviceGetFabricInfo(int device, int *id, int *cards,
+					     unsigned int *tag)
+{
+	const struct sdaa_runtime *rt = sdaa_runtime();
+	const struct sdaa_card *c;
+	sdaaError_t err;
+
+	if (!id || !cards || !tag)
+		return sdaa_error(sdaaErrorInvalidValue);
+	err = sdaa_device_valid(device);
+	if (err)
+		return sdaa_error(err);
+	c = rt->devices[device].card;
+	if (!(c->q.capabilities & DRM_SWAI_CAP_FABRIC)) {
+		*id = *cards = 0;
+		*tag = 0;
+		return sdaaSuccess;
+	}
+	*id = (int)c->q.fabric_id;
+	*cards = (int)c->q.fabric_cards;
+	*tag = c->q.fabric_tag;
+	return sdaaSuccess;
+}

@@ -30,6 +30,28 @@
 		SKIP(return, "the cards are not on one fabric");	\
 } while (0)
 
+/*
+ * Device memory of the current device: Local-HBM (@global: Global-HBM)
+ * where the split has it, else the other tier; freed by dfree.
+ */
+static sdaaError_t dalloc(void **p, size_t n, bool global)
+{
+	if (!(global ? sdaaMallocCross(p, n) : sdaaMalloc(p, n)))
+		return sdaaSuccess;
+	sdaaGetLastError();
+	return global ? sdaaMalloc(p, n) : sdaaMallocCross(p, n);
+}
+
+static void dfree(void *p)
+{
+	struct sdaaPointerAttributes at;
+
+	if (!sdaaPointerGetAttributes(&at, p) && at.type == sdaaMemoryTypeLocal)
+		sdaaFree(p);
+	else
+		sdaaFreeCross(p);
+}
+
 /* A device on another card than @dev's, core group 0 if visible; -1. */
 static int other_card_device(int dev)
 {
@@ -122,10 +144,10 @@ TEST_F_TIMEOUT(slow, memcpy_between_cards, 180)
 	NEED_TWO_CARDS(a, b);
 	sdaa_test_fill(in, N, 41);
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(b));
-	ASSERT_EQ(sdaaSuccess, sdaaMalloc((void **)&lb, N + 64));
-	ASSERT_EQ(sdaaSuccess, sdaaMallocCross((void **)&gb, N + 64));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&lb, N + 64, false));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&gb, N + 64, true));
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(a));
-	ASSERT_EQ(sdaaSuccess, sdaaMalloc((void **)&la, N + 64));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&la, N + 64, false));
 	ASSERT_EQ(sdaaSuccess, sdaaMemcpy(la + 3, in, N, sdaaMemcpyHostToDevice));
 
 	ASSERT_EQ(sdaaSuccess, timed_copy(lb + 5, la + 3, N, &fabric_ms));
@@ -157,10 +179,10 @@ TEST_F_TIMEOUT(slow, memcpy_between_cards, 180)
 	EXPECT_EQ(sdaaErrorInvalidValue, sdaaMemcpyPeer(gb, b, in, a, 64));
 	EXPECT_EQ(sdaaErrorInvalidDevice, sdaaMemcpyPeer(gb, 999, la, a, 64));
 	sdaaGetLastError();
-	sdaaFree(la);
+	dfree(la);
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(b));
-	sdaaFree(lb);
-	sdaaFreeCross(gb);
+	dfree(lb);
+	dfree(gb);
 }
 
 /*
@@ -180,13 +202,13 @@ TEST(launch_uses_peer_pointers)
 	NEED_TWO_CARDS(a, b);
 	sdaa_test_fill(in, N, 7);
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(b));
-	ASSERT_EQ(sdaaSuccess, sdaaMalloc((void **)&lb, N));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&lb, N, false));
 	ASSERT_EQ(sdaaSuccess, sdaaMemcpy(lb, in, N, sdaaMemcpyHostToDevice));
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(a));
-	ASSERT_EQ(sdaaSuccess, sdaaMalloc((void **)&la, N));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&la, N, false));
 	ASSERT_EQ(sdaaSuccess, sdaaDeviceEnablePeerAccess(b, 0));
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(b));
-	ASSERT_EQ(sdaaSuccess, sdaaMalloc((void **)&late, 3 * MIB));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&late, 3 * MIB, false));
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(a));
 	/* Card A reads B's buffer, then writes B's later allocation. */
 	prog[0] = insn_copy(va_of(la), va_of(lb), N);
@@ -218,7 +240,7 @@ static int export_main(int dev, int wfd, int rfd)
 	char *buf, cmd = 0;
 
 	sdaa_test_fill(in, IPC_N, 99);
-	if (sdaaSetDevice(dev) || sdaaMalloc((void **)&buf, IPC_N) ||
+	if (sdaaSetDevice(dev) || dalloc((void **)&buf, IPC_N, false) ||
 	    sdaaMemcpy(buf, in, IPC_N, sdaaMemcpyHostToDevice) ||
 	    sdaaIpcGetMemHandle(&h, buf))
 		return 1;
@@ -294,6 +316,7 @@ static void ipc_round(struct __test_metadata *_metadata, int dev)
 	ASSERT_EQ(sdaaSuccess, sdaaMemcpy(p + IPC_N / 2, p, IPC_N / 2,
 					  sdaaMemcpyDeviceToDevice));
 	EXPECT_EQ(sdaaErrorInvalidDevicePointer, sdaaFree(p));
+	EXPECT_EQ(sdaaErrorInvalidDevicePointer, sdaaFreeCross(p));
 	sdaaGetLastError();
 	EXPECT_EQ(sdaaSuccess, sdaaIpcCloseMemHandle(p));
 	EXPECT_EQ(sdaaErrorInvalidDevicePointer, sdaaIpcCloseMemHandle(p));
@@ -326,7 +349,7 @@ TEST(ipc_refused)
 
 	NEED_SUBMIT();
 	ASSERT_EQ(sdaaSuccess, sdaaSetDevice(0));
-	ASSERT_EQ(sdaaSuccess, sdaaMalloc((void **)&buf, 4096));
+	ASSERT_EQ(sdaaSuccess, dalloc((void **)&buf, 4096, false));
 	EXPECT_EQ(sdaaErrorInvalidValue, sdaaIpcGetMemHandle(NULL, buf));
 	EXPECT_EQ(sdaaErrorInvalidDevicePointer, sdaaIpcGetMemHandle(&h, &h));
 	ASSERT_EQ(sdaaSuccess, sdaaIpcGetMemHandle(&h, buf));
@@ -348,7 +371,7 @@ TEST(ipc_refused)
 			  sdaaIpcOpenMemHandle((void **)&p, e.h, 0));
 	}
 	sdaaGetLastError();
-	sdaaFree(buf);
+	dfree(buf);
 }
 
 int main(int argc, char **argv)

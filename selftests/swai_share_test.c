@@ -19,6 +19,20 @@
 
 #define SIZE (256 * 1024ULL)
 
+/*
+ * A region of the card that has room for SIZE: Global-HBM, else core group
+ * 0's Local-HBM (the tests run under all-Global and all-Local splits too).
+ */
+static __u32 region(int fd)
+{
+	struct drm_swai_mem_info mi = { 0 };
+
+	if (!ioctl(fd, DRM_IOCTL_SWAI_MEM_INFO, &mi) &&
+	    mi.region[DRM_SWAI_MEM_GLOBAL].capacity >= 4 * SIZE)
+		return DRM_SWAI_MEM_GLOBAL;
+	return DRM_SWAI_MEM_LOCAL(0);
+}
+
 static int export_fd(int fd, __u32 handle, __u32 flags)
 {
 	struct drm_prime_handle p = { .handle = handle, .flags = flags };
@@ -151,15 +165,15 @@ TEST_F(share, import_same_card)
 	struct bo src = { 0 }, mine = { 0 };
 	int dmabuf;
 
-	ASSERT_EQ(0, dev_bo(self->a, DRM_SWAI_MEM_GLOBAL, SIZE, &src));
-	ASSERT_EQ(0, dev_bo(self->b, DRM_SWAI_MEM_LOCAL(0), SIZE, &mine));
+	ASSERT_EQ(0, dev_bo(self->a, region(self->a), SIZE, &src));
+	ASSERT_EQ(0, dev_bo(self->b, region(self->b), SIZE, &mine));
 	fill(src.cpu, SIZE, 1);
 	dmabuf = export_fd(self->a, src.handle, DRM_CLOEXEC | DRM_RDWR);
 	ASSERT_GE(dmabuf, 0);
 	ASSERT_EQ(0, import_fd(self->b, dmabuf, 0, 0, &imp));
 	EXPECT_EQ(SIZE, imp.size);
-	EXPECT_EQ((__u32)DRM_SWAI_MEM_GLOBAL << 8, imp.result);
-	EXPECT_EQ((__u32)DRM_SWAI_MEM_GLOBAL, DRM_SWAI_IMPORT_PLACEMENT(imp.result));
+	EXPECT_EQ(region(self->a) << 8, imp.result);
+	EXPECT_EQ(region(self->a), DRM_SWAI_IMPORT_PLACEMENT(imp.result));
 	EXPECT_NE(0ULL, imp.device_va);
 	/* b's job reads a's object ... */
 	EXPECT_EQ(0, copy_job(self->b, &self->arena_b, mine.va, imp.device_va, SIZE));
@@ -196,8 +210,8 @@ TEST_F(share, read_only_export)
 	struct bo src = { 0 }, mine = { 0 };
 	int dmabuf;
 
-	ASSERT_EQ(0, dev_bo(self->a, DRM_SWAI_MEM_GLOBAL, SIZE, &src));
-	ASSERT_EQ(0, dev_bo(self->b, DRM_SWAI_MEM_GLOBAL, SIZE, &mine));
+	ASSERT_EQ(0, dev_bo(self->a, region(self->a), SIZE, &src));
+	ASSERT_EQ(0, dev_bo(self->b, region(self->b), SIZE, &mine));
 	fill(src.cpu, SIZE, 3);
 	dmabuf = export_fd(self->a, src.handle, DRM_CLOEXEC);
 	ASSERT_GE(dmabuf, 0);
@@ -224,8 +238,8 @@ TEST_F(share, import_other_card)
 
 	if (fabric_peer(self, &fd) < 0)
 		SKIP(return, "needs two cards on one fabric");
-	ASSERT_EQ(0, dev_bo(fd, DRM_SWAI_MEM_GLOBAL, SIZE, &far));
-	ASSERT_EQ(0, dev_bo(self->a, DRM_SWAI_MEM_LOCAL(0), SIZE, &mine));
+	ASSERT_EQ(0, dev_bo(fd, region(fd), SIZE, &far));
+	ASSERT_EQ(0, dev_bo(self->a, region(self->a), SIZE, &mine));
 	fill(mine.cpu, SIZE, 4);
 	dmabuf = export_fd(fd, far.handle, DRM_CLOEXEC | DRM_RDWR);
 	ASSERT_GE(dmabuf, 0);
@@ -262,7 +276,7 @@ TEST_F(share, refused_imports)
 	struct bo src = { 0 }, host = { 0 };
 	int dmabuf, pipefd[2];
 
-	ASSERT_EQ(0, dev_bo(self->a, DRM_SWAI_MEM_GLOBAL, SIZE, &src));
+	ASSERT_EQ(0, dev_bo(self->a, region(self->a), SIZE, &src));
 	dmabuf = export_fd(self->a, src.handle, DRM_CLOEXEC | DRM_RDWR);
 	ASSERT_GE(dmabuf, 0);
 	EXPECT_EQ(-EBADF, import_fd(self->b, 999, 0, 0, NULL));
@@ -356,7 +370,7 @@ TEST_F(share, across_processes_exporter_killed)
 		struct bo b;
 		int e;
 
-		if (fd < 0 || dev_bo(fd, DRM_SWAI_MEM_GLOBAL, SIZE, &b))
+		if (fd < 0 || dev_bo(fd, region(fd), SIZE, &b))
 			_exit(1);
 		fill(b.cpu, SIZE, 9);
 		e = export_fd(fd, b.handle, DRM_CLOEXEC | DRM_RDWR);
@@ -375,7 +389,7 @@ TEST_F(share, across_processes_exporter_killed)
 
 	ASSERT_EQ(0, import_fd(self->b, dmabuf, 0, 0, &imp));
 	close(dmabuf);	/* the import alone keeps the memory */
-	ASSERT_EQ(0, dev_bo(self->b, DRM_SWAI_MEM_GLOBAL, SIZE, &mine));
+	ASSERT_EQ(0, dev_bo(self->b, region(self->b), SIZE, &mine));
 	EXPECT_EQ(0, copy_job(self->b, &self->arena_b, mine.va, imp.device_va, SIZE));
 	{
 		unsigned char *want = malloc(SIZE);
@@ -400,7 +414,7 @@ TEST_F(share, isolation)
 	struct bo src = { 0 };
 	int dmabuf;
 
-	ASSERT_EQ(0, dev_bo(self->a, DRM_SWAI_MEM_GLOBAL, SIZE, &src));
+	ASSERT_EQ(0, dev_bo(self->a, region(self->a), SIZE, &src));
 	pr = (struct drm_swai_va_probe){ .va = src.va };
 	ASSERT_EQ(0, ioctl(self->b, DRM_IOCTL_SWAI_VA_PROBE, &pr));
 	EXPECT_EQ(0u, pr.result);
@@ -430,7 +444,7 @@ TEST_F(share, no_leak)
 	struct bo src = { 0 };
 
 	ASSERT_EQ(0, ioctl(self->a, DRM_IOCTL_SWAI_MEM_INFO, &before));
-	ASSERT_EQ(0, dev_bo(self->a, DRM_SWAI_MEM_GLOBAL, SIZE, &src));
+	ASSERT_EQ(0, dev_bo(self->a, region(self->a), SIZE, &src));
 	for (int i = 0; i < 200; i++) {
 		int dmabuf = export_fd(self->a, src.handle, DRM_CLOEXEC | DRM_RDWR);
 		struct drm_swai_bo_import imp;
@@ -444,8 +458,7 @@ TEST_F(share, no_leak)
 	}
 	bo_free(self->a, &src);
 	ASSERT_EQ(0, ioctl(self->a, DRM_IOCTL_SWAI_MEM_INFO, &after));
-	EXPECT_EQ(before.region[DRM_SWAI_MEM_GLOBAL].used,
-		  after.region[DRM_SWAI_MEM_GLOBAL].used);
+	EXPECT_EQ(before.region[region(self->a)].used, after.region[region(self->a)].used);
 	EXPECT_EQ(before.objects, after.objects);
 }
 

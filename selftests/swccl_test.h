@@ -173,4 +173,147 @@ static inline double tref(swcclDataType_t t, swcclRedOp_t op, int n, size_t i)
 	return a;
 }
 
+/* One collective as the tests run it (swccl_coll_test, swccl_xcard_test). */
+struct run {
+	enum coll coll;
+	swcclAlgo_t algo;
+	swcclDataType_t t;
+	swcclRedOp_t op;
+	int root;
+	size_t count;
+	enum place pl;
+	bool inplace;
+	bool random;		/* random f32 inputs: compare algorithms, not values */
+};
+
+static inline swcclResult_t call(struct cctx *x, const struct run *u, int r, void *s, void *d)
+{
+	swcclComm_t c = x->comm[r];
+	sdaaStream_t st = x->st[r];
+
+	switch (u->coll) {
+	case AG: return swcclAllGather(s, d, u->count, u->t, c, st);
+	case RS: return swcclReduceScatter(s, d, u->count, u->t, u->op, c, st);
+	case AR: return swcclAllReduce(s, d, u->count, u->t, u->op, c, st);
+	case BC: return swcclBroadcast(r == u->root || u->inplace ? s : NULL, d, u->count, u->t,
+				       u->root, c, st);
+	default: return swcclReduce(s, r == u->root || u->inplace ? d : NULL, u->count, u->t,
+				    u->op, u->root, c, st);
+	}
+}
+
+/*
+ * One collective; the number of wrong elements, or -1 if the library
+ * refused (*res says why).  @out (rank 0's, or the root's, result) for
+ * comparing algorithms.
+ */
+static inline long run_one(struct cctx *x, const struct run *u, swcclResult_t *res, uint8_t *out)
+{
+	int n = x->n, want = u->coll == RD ? u->root : 0;
+	size_t es = tsize(u->t), sb = u->count * es, rb = sb, ne;
+	void *send[NR_MAX], *recv[NR_MAX], *base[NR_MAX], *rbase[NR_MAX];
+	uint8_t *hs[NR_MAX], *hr;
+	long wrong = 0;
+
+	if (u->coll == AG)
+		rb *= (size_t)n;
+	if (u->coll == RS)
+		sb *= (size_t)n;
+	hr = malloc(rb + 1);
+	for (int r = 0; r < n; r++) {
+		hs[r] = malloc(sb + 1);
+		ne = sb / es;
+		for (size_t i = 0; i < ne; i++) {
+			if (u->coll == AG || u->coll == BC)
+				continue;
+			if (u->random) {
+				uint64_t seed = (uint64_t)r * 1000003 + i;
+				float f = (float)(splitmix64(&seed) >> 11) / (float)(1ULL << 53) * 3.0f;
+
+				memcpy(hs[r] + i * es, &f, 4);
+			} else {
+				tput(u->t, hs[r] + i * es, tval(u->t, r, i));
+			}
+		}
+		if (u->coll == AG || u->coll == BC)
+			sdaa_test_fill(hs[r], sb, 77 + (uint64_t)r);
+		if (u->inplace) {
+			base[r] = balloc(x, r, u->pl, rb > sb ? rb : sb);
+			rbase[r] = NULL;
+			send[r] = recv[r] = base[r];
+			if (u->coll == AG)
+				send[r] = (uint8_t *)base[r] + (size_t)r * sb;
+			if (u->coll == RS)
+				recv[r] = (uint8_t *)base[r] + (size_t)r * rb;
+			memset(hr, 0xa5, rb);
+			if (u->coll != RS)
+				sdaaMemcpy(base[r], hr, rb, sdaaMemcpyDefault);
+		} else {
+			base[r] = send[r] = balloc(x, r, u->pl, sb);
+			rbase[r] = recv[r] = balloc(x, r, u->pl, rb);
+			memset(hr, 0xa5, rb);
+			if (recv[r])
+				sdaaMemcpy(recv[r], hr, rb, sdaaMemcpyDefault);
+		}
+		if (!send[r] || !recv[r])
+			return -2;
+		if (sb && (u->coll != BC || r == u->root || !u->inplace))
+			sdaaMemcpy(send[r], hs[r], sb, sdaaMemcpyDefault);
+	}
+	for (int r = 0; r < n; r++)
+		swcclCommSetAlgo(x->comm[r], u->algo);
+	swcclGroupStart();
+	for (int r = 0; r < n; r++)
+		call(x, u, r, send[r], recv[r]);
+	*res = swcclGroupEnd();
+	if (*res) {
+		wrong = -1;
+		goto out;
+	}
+	if (cctx_sync(x)) {
+		wrong = -3;
+		goto out;
+	}
+	for (int r = 0; r < n; r++) {
+		size_t cnt = rb / es;
+
+		if (u->coll == RD && r != u->root)
+			continue;
+		sdaaMemcpy(hr, recv[r], rb, sdaaMemcpyDefault);
+		if (r == want && out)
+			memcpy(out, hr, rb);
+		if (u->random)
+			continue;
+		for (size_t i = 0; i < cnt; i++) {
+			uint8_t e[8];
+			const uint8_t *exp = e;
+
+			if (u->coll == AG)
+				exp = hs[i / u->count] + (i % u->count) * es;
+			else if (u->coll == BC)
+				exp = hs[u->root] + i * es;
+			else
+				tput(u->t, e, tref(u->t, u->op, n,
+						   u->coll == RS ? (size_t)r * u->count + i : i));
+			if (memcmp(hr + i * es, exp, es)) {
+				if (!wrong)
+					fprintf(stderr, "# %s %s %s %s: rank %d element %zu differs\n",
+						coll_name[u->coll], swcclAlgoName(u->algo),
+						place_name[u->pl], u->inplace ? "in-place" : "out",
+						r, i);
+				wrong++;
+			}
+		}
+	}
+out:
+	for (int r = 0; r < n; r++) {
+		bfree(u->pl, base[r]);
+		if (rbase[r])
+			bfree(u->pl, rbase[r]);
+		free(hs[r]);
+	}
+	free(hr);
+	return wrong;
+}
+
 #endif /* SWCCL_TEST_H */

@@ -81,6 +81,17 @@ typedef enum swcclAlgo {
 	swcclAlgoRing = 1,
 	swcclAlgoCsc = 2,
 	swcclAlgoCsc1 = 3,
+	/*
+	 * Between cards (a comm with one rank per card of one fabric), as
+	 * HCCL's: RING (the same name as the core groups' ring), Mesh
+	 * one-shot and two-shot, recursive halving-doubling, NHR, and
+	 * Reduce + Broadcast.
+	 */
+	swcclAlgoMesh1 = 4,
+	swcclAlgoMesh2 = 5,
+	swcclAlgoHd = 6,
+	swcclAlgoNhr = 7,
+	swcclAlgoRb = 8,
 	swcclNumAlgos
 } swcclAlgo_t;
 

@@ -218,6 +218,8 @@ static int run(enum swccl_coll coll, swcclAlgo_t al, int nr, size_t count, bool 
 	const char *err;
 	int bad = 0;
 
+	if (!a)
+		return 0;	/* between cards only: sdaa/swccl selftests in the VM */
 	memset(sems, 0, sizeof(sems));
 	c.sem.barrier = (uint64_t)(uintptr_t)&sems[0];
 	for (int r = 0; r < nr; r++) {
@@ -325,6 +327,8 @@ static void test_bitwise(void)
 		got = malloc(4 * n * 4);
 		CHECK_EQ(run(coll, swcclAlgoCsc1, 4, n, false, true, SWCCL_GLOBAL, true, ref), 0);
 		for (int al = 1; al < swcclNumAlgos; al++) {
+			if (!swccl_algo_find(coll, al))
+				continue;	/* between cards only (swai-vm selftests) */
 			CHECK_EQ(run(coll, al, 4, n, false, true, SWCCL_GLOBAL, true, got), 0);
 			CHECK(!memcmp(ref, got, 4 * n));
 		}

@@ -292,6 +292,15 @@ sdaaError_t sdaaDeviceEnablePeerAccess(int peer, unsigned int flags);
 sdaaError_t sdaaDeviceDisablePeerAccess(int peer);
 
 /*
+ * Where device @device's card is on its card-to-card fabric (swai.ko 1.4):
+ * @id its index among the topology's cards, @cards the topology's cards (0:
+ * on no fabric; then @id and @tag are 0 too), @tag the same nonzero value
+ * on every card of one fabric.  libswccl maps ranks onto the topology with
+ * it.  sdaaErrorInvalidValue (NULL), sdaaErrorInvalidDevice.
+ */
+sdaaError_t sdaaDeviceGetFabricInfo(int device, int *id, int *cards, unsigned int *tag);
+
+/*
  * Copy @count bytes from @src on logical device @srcDevice's card to @dst on
  * @dstDevice's card (sdaaErrorInvalidValue if a pointer is not memory of
  * that device's card): sdaaMemcpy/sdaaMemcpyAsync with the devices checked.

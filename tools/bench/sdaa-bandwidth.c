@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sdaa-bench-copy.h"
 #include "sdaa_runtime.h"
 #include "swai-cli.h"
 
@@ -51,14 +52,6 @@ static int json;
 		exit(1);						\
 	}								\
 } while (0)
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const char *human(unsigned long long b, char *buf, size_t n)
 {
@@ -101,55 +94,6 @@ struct dir {
 };
 
 enum { PINNED, PAGEABLE, LOCAL, GLOBAL, NBUF };
-
-/* Modeled and wall ms of one copy on @s, timed by events. */
-static void time_copy(void *dst, const void *src, size_t n, enum sdaaMemcpyKind kind,
-		      sdaaStream_t s, double *model_ms, double *wall_ms)
-{
-	sdaaEvent_t a, b;
-	float m, w;
-
-	TRY(sdaaEventCreate(&a));
-	TRY(sdaaEventCreate(&b));
-	TRY(sdaaStreamSynchronize(s));
-	TRY(sdaaEventRecord(a, s));
-	TRY(sdaaMemcpyAsync(dst, src, n, kind, s));
-	TRY(sdaaEventRecord(b, s));
-	TRY(sdaaEventSynchronize(b));
-	TRY(sdaaEventElapsedTime(&m, a, b));
-	TRY(sdaaEventElapsedTimeWall(&w, a, b));
-	*model_ms = m;
-	*wall_ms = w;
-	TRY(sdaaEventDestroy(a));
-	TRY(sdaaEventDestroy(b));
-}
-
-/* Best-of-@runs wall bandwidth of host memcpy of @n bytes, GB/s. */
-static double host_memcpy_gbps(size_t n, int runs)
-{
-	char *a = malloc(n), *b = malloc(n);
-	double best = 1e30;
-
-	if (!a || !b) {
-		fprintf(stderr, "sdaa-bandwidth: out of host memory\n");
-		exit(1);
-	}
-	memset(a, 1, n);
-	memset(b, 2, n);
-	for (int r = 0; r < runs; r++) {
-		double t = now_s();
-
-		memcpy(b, a, n);
-		t = now_s() - t;
-		if (t < best)
-			best = t;
-	}
-	if (b[n - 1] != 1)
-		exit(1);
-	free(a);
-	free(b);
-	return (double)n / best / 1e9;
-}
 
 struct fig12 {
 	double model_ms, wall_ms;
@@ -331,7 +275,7 @@ int main(int argc, char **argv)
 	if (optind != argc || runs < 1 || !min || min > max)
 		usage();
 	if (host_only) {
-		double g = host_memcpy_gbps(max, runs);
+		double g = sdaa_bench_memcpy_gbps(max, runs);
 
 		if (json)
 			printf("{\"kind\":\"host_memcpy\",\"bytes\":%llu,\"wall_gbps\":%.4f}\n",
@@ -391,8 +335,8 @@ int main(int argc, char **argv)
 			for (int r = 0; r < runs; r++) {
 				double m, w;
 
-				time_copy(buf[dirs[d].dst], buf[dirs[d].src], n, dirs[d].kind, s,
-					  &m, &w);
+				sdaa_bench_time_copy("sdaa-bandwidth", buf[dirs[d].dst],
+						     buf[dirs[d].src], n, dirs[d].kind, s, &m, &w);
 				/* The model is deterministic: every run gives the same. */
 				if (r && m != model)
 					fprintf(stderr, "sdaa-bandwidth: %s %llu: modeled %.6f ms, "

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_lower.c - a schedule (tools/cluster/swai-sched.h) as one program per
+ * rank, each rank on its own card, the cards joined by a fabric.
+ *
+ * Chunks: every block of c->count elements (one for IN or OUT of most
+ * collectives, nranks for ReduceScatter's IN and AllGather's OUT) is cut
+ * into s->chunks nearly equal chunks, chunk k of a block holding elements
+ * [count k / C, count (k + 1) / C) -- so a range of chunks is one contiguous
+ * run of bytes.  SCRATCH is laid out the same way in the rank's landing
+ * area, after the messages.
+ *
+ * Messages: the k-th SEND from a to b is one COPY, over the fabric, into a
+ * slot of b's landing area that is that message's alone in this call, then
+ * a SIGNAL (+1) of b's counter for a.  b's matching RECV waits until that
+ * counter has the messages a sent in earlier calls plus k, then copies the
+ * slot out (RECV) or reduces it into its destination in LDM (RECV_REDUCE,
+ * src first: the schedule's order, so results are bitwise reproducible).
+ * The counters are on the receiving card, so a wait ends at the signal's
+ * modeled time plus the route (datasheet §15.4).  A slot is reused only by
+ * the next call: before its first message to b a rank waits until b has
+ * finished every earlier call (b's "done" counter on the sender's card,
+ * which b raises at the end of each call).
+ *
+ * In place (IN overlapping OUT) IN is first copied into the landing area,
+ * so that a schedule may write OUT while IN is still to be read.  Avg
+ * reduces as sum and divides the rank's output once at the end.
+ */
+#include <string.h>
+
+#include "swai-sched.h"
+#include "swccl_xcard.h"
+
+#define SLOT_ALIGN	256ULL
+
+/* First element of chunk @i of buffers cut into blocks of c->count. */
+static uint64_t elem_of(const struct swccl_call *c, const struct swai_sched *s, uint64_t i)
+{
+	uint64_t C = s->chunks;
+
+	return i / C * c->count + c->count * (i % C) / C;
+}
+
+/* Bytes of chunks [off, off + n). */
+static uint64_t range_bytes(const struct swccl_call *c, const struct swai_sched *s,
+			    uint64_t off, uint64_t n)
+{
+	return (elem_of(c, s, off + n) - elem_of(c, s, off)) * c->esize;
+}
+
+static uint64_t align_up(uint64_t v)
+{
+	return (v + SLOT_ALIGN - 1) & ~(SLOT_ALIGN - 1);
+}
+
+/*
+ * Rank @r's landing area: the slots of its receives in issue order, then
+ * SCRATCH, then the private copy of IN.  @slot (if not NULL) gets each
+ * step's slot offset; the area's size is returned.
+ */
+static uint64_t layout(const struct swccl_call *c, const struct swai_sched *s, int r,
+		       uint64_t *slot, uint64_t *scratch, uint64_t *in_copy)
+{
+	const struct swai_sched_rank *rk = &s->ranks[r];
+	uint64_t at = 0;
+
+	for (int i = 0; i < rk->nsteps; i++) {
+		const struct swai_step *st = &rk->steps[i];
+
+		if (st->op != SWAI_STEP_RECV && st->op != SWAI_STEP_RECV_REDUCE)
+			continue;
+		if (slot)
+			slot[i] = at;
+		at = align_up(at + range_bytes(c, s, st->dst_off, st->count));
+	}
+	*scratch = at;
+	at = align_up(at + elem_of(c, s, s->scratch_chunks) * c->esize);
+	*in_copy = at;
+	return align_up(at + elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
+}
+
+size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s)
+{
+	uint64_t most = 0, scr, inc;
+
+	for (int r = 0; r < s->nranks; r++) {
+		uint64_t b = layout(c, s, r, NULL, &scr, &inc);
+
+		most = b > most ? b : most;
+	}
+	return (size_t)most;
+}
+
+/* Do rank @r's IN and OUT overlap (in place)? */
+static bool in_place(const struct swccl_call *c, const struct swai_sched *s, int r)
+{
+	uint64_t in = c->r[r].send.va, out = c->r[r].recv.va;
+	uint64_t ni = elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize;
+	uint64_t no = elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)) * c->esize;
+
+	return in && out && in < out + no && out < in + ni;
+}
+
+/* Where rank @r's buffer @b starts. */
+static uint64_t base(const struct swccl_call *c, int r, int b, uint64_t scratch,
+		     uint64_t in_copy, bool copied)
+{
+	switch (b) {
+	case SWAI_BUF_IN:
+		return copied ? c->xland[r] + in_copy : c->r[r].send.va;
+	case SWAI_BUF_OUT:
+		return c->r[r].recv.va;
+	default:
+		return c->xland[r] + scratch;
+	}
+}
+
+/* The counters on rank @r's card: messages from @a, calls done by @a. */
+static uint64_t msgs_from(const struct swccl_call *c, int r, int a)
+{
+	return c->xflags[r] + 8 * (uint64_t)a;
+}
+
+static uint64_t done_by(const struct swccl_call *c, int r, int a)
+{
+	return c->xflags[r] + 8 * (uint64_t)(SWCCL_MAX_RANKS + a);
+}
+
+/* dst = src op msg over @n elements, in LDM pieces (swccl_phases.c). */
+static void reduce_into(struct swai_prog *p, const struct swccl_call *c, uint64_t dst,
+			uint64_t src, uint64_t msg, uint64_t n)
+{
+	uint64_t items[2] = { src, msg };
+
+	phase_fold(p, c, items, 2, 0, &dst, 1, false, n);
+}
+
+/*
+ * The slot at the receiver for rank @r's step @i, a SEND: the receive
+ * @match says takes it, laid out as the receiver lays out its area.
+ */
+static uint64_t slot_of(const struct swccl_call *c, const struct swai_sched *s, int **match,
+			int r, int i, uint64_t *slots)
+{
+	const struct swai_step *st = &s->ranks[r].steps[i];
+	const struct swai_sched_rank *pk = &s->ranks[st->peer];
+	uint64_t scr, inc;
+
+	layout(c, s, st->peer, slots, &scr, &inc);
+	for (int j = 0; j < pk->nsteps; j++)
+		if ((pk->steps[j].op == SWAI_STEP_RECV || pk->steps[j].op == SWAI_STEP_RECV_REDUCE) &&
+		    pk->steps[j].peer == r && match[st->peer][j] == i)
+			return slots[j];
+	return 0;	/* swai_sched_match() pairs every send */
+}
+
+void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **match, int r,
+		 struct swai_prog *p)
+{
+	const struct swai_sched_rank *rk = &s->ranks[r];
+	uint64_t slots_buf[4096], *slot = slots_buf, scr, inc, got[SWCCL_MAX_RANKS] = { 0 };
+	bool credit[SWCCL_MAX_RANKS] = { false };
+	bool copied = in_place(c, s, r);
+	int nr = c->nranks;
+
+	/* More steps than the stack buffer: a program that large cannot launch anyway. */
+	if (rk->nsteps > (int)(sizeof(slots_buf) / sizeof(slots_buf[0]))) {
+		p->nomem = true;
+		return;
+	}
+	for (int q = 0; q < s->nranks; q++)
+		if (s->ranks[q].nsteps > (int)(sizeof(slots_buf) / sizeof(slots_buf[0]))) {
+			p->nomem = true;
+			return;
+		}
+	prog_progress(p, c, r, SWCCL_STEP_START);
+	layout(c, s, r, slot, &scr, &inc);
+	if (copied)
+		prog_copy(p, c->xland[r] + inc, c->r[r].send.va,
+			  elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
+	for (int i = 0; i < rk->nsteps; i++) {
+		const struct swai_step *st = &rk->steps[i];
+		uint64_t src = base(c, r, st->src_buf, scr, inc, copied) +
+			       elem_of(c, s, st->src_off) * c->esize;
+		uint64_t dst = base(c, r, st->dst_buf, scr, inc, copied) +
+			       elem_of(c, s, st->dst_off) * c->esize;
+		uint64_t len = range_bytes(c, s, st->op == SWAI_STEP_SEND ? st->src_off :
+					   st->dst_off, st->count);
+		uint64_t peer_slots[4096];
+		int a = st->peer;
+
+		switch (st->op) {
+		case SWAI_STEP_SEND:
+			if (!credit[a]) {
+				prog_wait(p, done_by(c, r, a), c->xcalls);
+				credit[a] = true;
+			}
+			prog_copy(p, c->xland[a] + slot_of(c, s, match, r, i, peer_slots), src, len);
+			swai_prog_push(p, swai_insn_signal(msgs_from(c, a, r), 1, false));
+			break;
+		case SWAI_STEP_RECV:
+		case SWAI_STEP_RECV_REDUCE:
+			prog_wait(p, msgs_from(c, r, a), c->xsent[a][r] + ++got[a]);
+			if (st->op == SWAI_STEP_RECV)
+				prog_copy(p, dst, c->xland[r] + slot[i], len);
+			else
+				reduce_into(p, c, dst, src, c->xland[r] + slot[i], len / c->esize);
+			break;
+		case SWAI_STEP_COPY:
+			prog_copy(p, dst, src, len);
+			break;
+		default:	/* SWAI_STEP_REDUCE: dst = dst op src */
+			reduce_into(p, c, dst, dst, src, len / c->esize);
+			break;
+		}
+	}
+	if (c->op == swcclAvg && swai_coll_reduces(s->coll) &&
+	    (s->coll != SWAI_COLL_REDUCE || r == s->root)) {
+		uint64_t out = c->r[r].recv.va;
+
+		phase_fold(p, c, &out, 1, 0, &out, 1, true,
+			   elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)));
+	}
+	/* This call is over here: the senders may fill our slots again. */
+	for (int b = 0; b < nr; b++)
+		if (b != r)
+			swai_prog_push(p, swai_insn_signal(done_by(c, b, r), 1, false));
+	prog_progress(p, c, r, SWCCL_STEP_DONE);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_xcard.c - the collectives between cards as algorithms of libswccl:
+ * for each collective and each generator of the cluster library (RING,
+ * MESH1, MESH2, HD, NHR, RB), a struct swccl_algo whose programs are the
+ * generator's schedule lowered by swccl_lower.c, and whose cost is the
+ * schedule on the topology (SWCCL_TOPO, default mesh8 -- the file the
+ * emulated node's fabric is built from -- with ranks at their cards'
+ * fabric indices): seed 000's alpha-beta model with link contention, the
+ * card's parameters for alpha.  That estimate picks the algorithm; the
+ * card's modeled time of the lowered programs is what the run reports.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swai-gen.h"
+#include "swai-sched-cost.h"
+#include "swai-topo.h"
+#include "swccl_xcard.h"
+
+static enum swai_coll coll_of(enum swccl_coll c)
+{
+	static const enum swai_coll map[SWCCL_NCOLLS] = {
+		[SWCCL_ALLGATHER] = SWAI_COLL_ALLGATHER,
+		[SWCCL_REDUCESCATTER] = SWAI_COLL_REDUCESCATTER,
+		[SWCCL_ALLREDUCE] = SWAI_COLL_ALLREDUCE,
+		[SWCCL_BROADCAST] = SWAI_COLL_BROADCAST,
+		[SWCCL_REDUCE] = SWAI_COLL_REDUCE,
+	};
+
+	return map[c];
+}
+
+int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
+		      char *why, size_t n)
+{
+	struct swai_gen_opts o = { .root = c->root, .nhr_order = SWAI_NHR_BEST };
+
+	return swai_gen_build(s, name, coll_of(c->coll), c->nranks, &o, why, n) ? -1 : 0;
+}
+
+/* The generator behind @a, by its name. */
+static const struct swai_gen *gen_of(const struct swccl_algo *a)
+{
+	return swai_gen_find(swcclAlgoName(a->algo));
+}
+
+static const char *unsupported(const struct swccl_call *c, const struct swccl_algo *a)
+{
+	static __thread char why[256];
+	const struct swai_gen *g = gen_of(a);
+	struct swai_sched s;
+
+	if (!c->xcard)
+		return "between cards only (the comm is one card's core groups)";
+	if (!g || !(g->colls & (1u << coll_of(c->coll))))
+		return "no schedule of this collective";
+	/* Some serve only some rank counts (HD's AllGather: powers of two). */
+	if (swccl_xcard_sched(c, g->name, &s, why, sizeof(why)))
+		return why;
+	swai_sched_free(&s);
+	return NULL;
+}
+
+/* The landing area every rank needs. */
+static size_t scratch(const struct swccl_call *c, const struct swccl_algo *a)
+{
+	struct swai_sched s;
+	char why[256];
+	size_t b;
+
+	if (swccl_xcard_sched(c, swcclAlgoName(a->algo), &s, why, sizeof(why)))
+		return 0;
+	b = swccl_lower_bytes(c, &s);
+	swai_sched_free(&s);
+	return b;
+}
+
+static int steps(const struct swccl_call *c)
+{
+	(void)c;
+	return 1;
+}
+
+static void build(const struct swccl_call *c, int r, struct swai_prog *p,
+		  const struct swccl_algo *a)
+{
+	struct swai_sched s;
+	char why[256];
+	int **match;
+
+	if (swccl_xcard_sched(c, swcclAlgoName(a->algo), &s, why, sizeof(why))) {
+		p->nomem = true;
+		return;
+	}
+	if (swai_sched_match(&s, &match, why, sizeof(why))) {
+		p->nomem = true;
+	} else {
+		swccl_lower(c, &s, match, r, p);
+		swai_sched_match_free(&s, match);
+	}
+	swai_sched_free(&s);
+}
+
+/* One struct swccl_algo per (collective, generator). */
+#define XCARD(coll_, COLL, algo_, ALGO)						\
+	static const char *unsup_##coll_##_##algo_(const struct swccl_call *c);	\
+	static size_t scratch_##coll_##_##algo_(const struct swccl_call *c);	\
+	static void build_##coll_##_##algo_(const struct swccl_call *c, int st, int r, \
+					    struct swai_prog *p);		\
+	const struct swccl_algo swccl_##coll_##_x##algo_ = {			\
+		.name = #ALGO, .coll = COLL, .algo = swcclAlgo##algo_,		\
+		.props = SWCCL_ALGO_XCARD, .unsupported = unsup_##coll_##_##algo_, \
+		.scratch = scratch_##coll_##_##algo_, .steps = steps,		\
+		.build = build_##coll_##_##algo_,				\
+	};									\
+	static const char *unsup_##coll_##_##algo_(const struct swccl_call *c)	\
+	{									\
+		return unsupported(c, &swccl_##coll_##_x##algo_);		\
+	}									\
+	static size_t scratch_##coll_##_##algo_(const struct swccl_call *c)	\
+	{									\
+		return scratch(c, &swccl_##coll_##_x##algo_);			\
+	}									\
+	static void build_##coll_##_##algo_(const struct swccl_call *c, int st, int r, \
+					    struct swai_prog *p)		\
+	{									\
+		(void)st;							\
+		build(c, r, p, &swccl_##coll_##_x##algo_);			\
+	}
+#define XCARD_ALL(coll_, COLL)							\
+	XCARD(coll_, COLL, Ring, RING) XCARD(coll_, COLL, Mesh1, MESH1)	\
+	XCARD(coll_, COLL, Mesh2, MESH2) XCARD(coll_, COLL, Hd, HD)		\
+	XCARD(coll_, COLL, Nhr, NHR) XCARD(coll_, COLL, Rb, RB)
+
+XCARD_ALL(allgather, SWCCL_ALLGATHER)
+XCARD_ALL(reducescatter, SWCCL_REDUCESCATTER)
+XCARD_ALL(allreduce, SWCCL_ALLREDUCE)
+XCARD_ALL(broadcast, SWCCL_BROADCAST)
+XCARD_ALL(reduce, SWCCL_REDUCE)
+
+void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
+		      const struct swccl_algo *a)
+{
+	struct swai_sched s;
+	char why[256];
+
+	if (swccl_xcard_sched(c, swcclAlgoName(a->algo), &s, why, sizeof(why)))
+		return;
+	for (int r = 0; r < s.nranks; r++)
+		for (int i = 0; i < s.ranks[r].nsteps; i++)
+			if (s.ranks[r].steps[i].op == SWAI_STEP_SEND)
+				sh->xsent[r][s.ranks[r].steps[i].peer]++;
+	sh->xcalls++;
+	swai_sched_free(&s);
+}
+
+/* The topology of SWCCL_TOPO, loaded once per comm; NULL if it does not read. */
+static const struct swai_topo *topo(struct swccl_shared *sh)
+{
+	char why[512];
+
+	if (!sh->topo_tried) {
+		sh->topo_tried = true;
+		sh->topo = calloc(1, sizeof(*sh->topo));
+		if (sh->topo && swai_topo_load(sh->topo, swccl_param(SWCCL_PARAM_TOPO), why,
+					       sizeof(why))) {
+			swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "SWCCL_TOPO %s: %s: the algorithm "
+				  "between cards is RING unless forced",
+				  swccl_param(SWCCL_PARAM_TOPO), why);
+			free(sh->topo);
+			sh->topo = NULL;
+		}
+	}
+	return sh->topo;
+}
+
+double swccl_xcard_estimate(const struct swccl_call *c, const struct swccl_algo *a)
+{
+	struct swai_sched_cost_out out;
+	struct swai_timing_props tp;
+	struct swai_sched s;
+	struct swai_sched_cost_in in = { .bytes = c->count * c->esize,
+					 .rank_card = c->fabric_id, .card = &tp };
+	char why[256];
+	int ret;
+
+	if (!c->topo)
+		return a->algo == swcclAlgoRing ? 0 : -1;
+	swai_timing_props_init(&tp);
+	tp.ring_mbps = c->tp.ringMBps ? c->tp.ringMBps : tp.ring_mbps;
+	tp.local_mbps = c->tp.localMBps ? c->tp.localMBps : tp.local_mbps;
+	tp.t_dma_ns = c->tp.dmaNs;
+	tp.t_barrier_ns = c->tp.barrierNs;
+	if (swccl_xcard_sched(c, swcclAlgoName(a->algo), &s, why, sizeof(why)))
+		return -1;
+	ret = swai_sched_cost(&s, c->topo, &in, &out, why, sizeof(why));
+	swai_sched_free(&s);
+	if (ret) {
+		swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s on the topology: %s", a->name, why);
+		return -1;
+	}
+	/* One launch for the whole call, then the schedule. */
+	return (double)c->tp.launchNs / 1e3 + (double)out.ps / 1e6;
+}
+
+void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
+{
+	c->xcard = sh->xcard;
+	if (!sh->xcard)
+		return;
+	memcpy(c->fabric_id, sh->fabric_id, sizeof(c->fabric_id));
+	c->topo = topo(sh);
+}
+
+void swccl_xcard_free(struct swccl_shared *sh)
+{
+	if (sh->topo) {
+		swai_topo_free(sh->topo);
+		free(sh->topo);
+	}
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swccl_xcard.h - collectives between cards: the schedules of the cluster
+ * library (tools/cluster/swai-gen.h: RING, MESH1, MESH2, HD, NHR, RB)
+ * lowered to one core-group program per rank (swccl_lower.c), timed on the
+ * topology (swai-sched-cost.h) and listed as algorithms (swccl_xcard.c).
+ */
+#ifndef SWCCL_XCARD_H
+#define SWCCL_XCARD_H
+
+#include <stddef.h>
+
+#include "swccl_algo.h"
+#include "swccl_comm.h"
+
+struct swai_sched;
+
+/*
+ * @c's schedule under algorithm @name (its generator's): 0, or -1 with
+ * @why.  Free with swai_sched_free.
+ */
+int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
+		      char *why, size_t n);
+
+/* swccl_lower.c: a schedule as rank @r's program, and its landing area. */
+size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s);
+void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **match,
+		 int r, struct swai_prog *p);
+
+/*
+ * Account the call's messages once its programs are built (calls run in
+ * sequence order): the next call's receivers wait for them on top.
+ */
+void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
+		      const struct swccl_algo *a);
+/* The topology's estimate of @a on @c, us (swai-sched-cost.h); -1 if none. */
+double swccl_xcard_estimate(const struct swccl_call *c, const struct swccl_algo *a);
+/* The call's view of the comm: across cards or not, ranks' cards, topology. */
+void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c);
+void swccl_xcard_free(struct swccl_shared *sh);
+
+#endif /* SWCCL_XCARD_H */

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swccl_xcard_test - libswccl between cards of one fabric: communicators of
+ * one rank per card (core group 0 of cards 0..N-1) for N = 2 .. the cards
+ * there are; every collective x algorithm (RING, MESH1, MESH2, HD, NHR, RB
+ * and the cost model's choice) with an odd count, exact results; a type
+ * and operator sweep, in place and out of place, in Global- and Local-HBM;
+ * the same bits when a call is repeated (a reduction's order is its
+ * schedule's); and what a communicator across cards refuses.  Skips
+ * without two cards on one fabric.
+ */
+#include "swai_test.h"
+#include "kselftest_harness.h"
+#include "sdaa_test.h"
+#include "swccl_test.h"
+
+static const swcclAlgo_t xalgos[] = { swcclAlgoAuto, swcclAlgoRing, swcclAlgoMesh1,
+				      swcclAlgoMesh2, swcclAlgoHd, swcclAlgoNhr, swcclAlgoRb };
+
+/* @want if the card of @dev has that tier (16 MiB at least), else the other. */
+static enum place pick(int dev, enum place want)
+{
+	size_t fr, tot = 0;
+
+	sdaaSetDevice(dev);
+	if (want == PL_GLOBAL ? sdaaMemGetInfoCross(&fr, &tot) : sdaaMemGetInfo(&fr, &tot))
+		tot = 0;
+	sdaaGetLastError();
+	if (tot >= (16u << 20))
+		return want;
+	return want == PL_GLOBAL ? PL_LOCAL : PL_GLOBAL;
+}
+
+/* Core group 0 (or the first visible) of each card; how many cards. */
+static int card_devices(int *dev, int max)
+{
+	struct sdaaDeviceProp p;
+	int card[64], n = 0, nd;
+
+	if (sdaaGetDeviceCount(&nd))
+		return 0;
+	for (int d = 0; d < nd && n < max; d++) {
+		bool seen = false;
+
+		if (sdaaGetDeviceProperties(&p, d))
+			return 0;
+		for (int k = 0; k < n; k++)
+			seen |= card[k] == p.card;
+		if (!seen) {
+			card[n] = p.card;
+			dev[n++] = d;
+		}
+	}
+	return n;
+}
+
+/* A comm of the first @n cards, or a reason to skip. */
+static const char *open_cards(struct cctx *x, int n)
+{
+	int dev[NR_MAX], can = 0;
+
+	if (!sdaa_test_can_submit(0))
+		return "the card cannot run jobs";
+	if (card_devices(dev, NR_MAX) < n)
+		return "fewer cards than the test wants";
+	if (sdaaDeviceCanAccessPeer(&can, dev[0], dev[1]) || !can)
+		return "the cards are not on one fabric";
+	x->n = n;
+	memcpy(x->dev, dev, sizeof(int) * (size_t)n);
+	return cctx_open(x) ? "swcclCommInitAll failed" : NULL;
+}
+
+/* Every collective x algorithm on @n cards, exact. */
+static void sweep(struct __test_metadata *_metadata, int n)
+{
+	struct cctx x;
+	const char *why = open_cards(&x, n);
+
+	if (why)
+		SKIP(return, "%s", why);
+	for (int coll = 0; coll < NCOLL; coll++)
+		for (size_t a = 0; a < sizeof(xalgos) / sizeof(xalgos[0]); a++) {
+			struct run u = { .coll = coll, .algo = xalgos[a], .t = swcclInt32,
+					 .op = swcclSum, .root = n - 1, .count = 1001,
+					 .pl = pick(x.dev[0], PL_GLOBAL) };
+			swcclResult_t res = swcclSuccess;
+			struct swcclCallInfo info;
+			long w = run_one(&x, &u, &res, NULL);
+
+			/*
+			 * Not every generator has every collective, or every N (HD's
+			 * AllGather: powers of two; Documentation/cluster.md §4).
+			 */
+			if (w == -1 && res == swcclInvalidUsage) {
+				TH_LOG("%d cards: %s %s: n/a (%s)", n, coll_name[coll],
+				       swcclAlgoName(xalgos[a]), swcclGetLastError(x.comm[0]));
+				continue;
+			}
+			EXPECT_EQ(0, w) {
+				TH_LOG("%d cards: %s %s: %ld wrong (%s: %s)", n, coll_name[coll],
+				       swcclAlgoName(xalgos[a]), w, swcclGetErrorString(res),
+				       swcclGetLastError(x.comm[0]));
+			}
+			if (!w && !swcclCommLastCallInfo(x.comm[0], &info) && coll == AR)
+				TH_LOG("%d cards: allreduce of 1001 int32 by %s (%s): predicted "
+				       "%.1f us", n, swcclAlgoName(info.algo),
+				       swcclAlgoName(xalgos[a]), info.predicted_us);
+		}
+	cctx_close(&x);
+}
+
+TEST(cards_2) { sweep(_metadata, 2); }
+TEST(cards_3) { sweep(_metadata, 3); }
+TEST(cards_4) { sweep(_metadata, 4); }
+TEST(cards_5) { sweep(_metadata, 5); }
+TEST(cards_6) { sweep(_metadata, 6); }
+TEST(cards_7) { sweep(_metadata, 7); }
+TEST(cards_8) { sweep(_metadata, 8); }
+
+/* Types and operators, in place, Local-HBM, on every card there is. */
+TEST(types_and_ops)
+{
+	static const struct { swcclDataType_t t; swcclRedOp_t op; } to[] = {
+		{ swcclFloat32, swcclSum }, { swcclFloat64, swcclMax }, { swcclInt64, swcclMin },
+		{ swcclFloat16, swcclSum }, { swcclBfloat16, swcclProd }, { swcclUint8, swcclMax },
+		{ swcclFloat32, swcclAvg },
+	};
+	int dev[NR_MAX];
+	struct cctx x;
+	const char *why = open_cards(&x, card_devices(dev, NR_MAX) < 2 ? 2 :
+					    card_devices(dev, NR_MAX));
+
+	if (why)
+		SKIP(return, "%s", why);
+	for (size_t k = 0; k < sizeof(to) / sizeof(to[0]); k++)
+		for (int coll = RS; coll < NCOLL; coll++)
+			for (int ip = 0; ip < 2; ip++) {
+				struct run u = { .coll = coll, .algo = swcclAlgoNhr,
+						 .t = to[k].t, .op = to[k].op, .root = 1,
+						 .count = 777,
+						 .pl = pick(x.dev[0], ip ? PL_LOCAL : PL_GLOBAL),
+						 .inplace = ip };
+				swcclResult_t res = swcclSuccess;
+				long w;
+
+				if (coll == BC)
+					continue;
+				u.algo = coll == RD ? swcclAlgoRing : swcclAlgoNhr;
+				w = run_one(&x, &u, &res, NULL);
+				EXPECT_EQ(0, w) {
+					TH_LOG("%s %s %s op %d: %ld wrong (%s)", coll_name[coll],
+					       ip ? "in place, Local" : "Global",
+					       swcclAlgoName(u.algo), to[k].op, w,
+					       swcclGetLastError(x.comm[0]));
+				}
+			}
+	cctx_close(&x);
+}
+
+/* Random floats: a call repeated gives the same bits. */
+TEST(bitwise_reproducible)
+{
+	size_t n = 12345, bytes = n * 4;
+	uint8_t *a = malloc(bytes), *b = malloc(bytes);
+	struct cctx x;
+	const char *why = open_cards(&x, 2);
+
+	if (why)
+		SKIP(return, "%s", why);
+	for (size_t k = 0; k < sizeof(xalgos) / sizeof(xalgos[0]); k++) {
+		struct run u = { .coll = AR, .algo = xalgos[k], .t = swcclFloat32,
+				 .op = swcclSum, .count = n, .pl = pick(x.dev[0], PL_GLOBAL),
+				 .random = true };
+		swcclResult_t res = swcclSuccess;
+
+		ASSERT_EQ(0, run_one(&x, &u, &res, a));
+		ASSERT_EQ(0, run_one(&x, &u, &res, b));
+		EXPECT_EQ(-1, sdaa_test_diff(a, b, bytes)) TH_LOG("%s", swcclAlgoName(u.algo));
+	}
+	cctx_close(&x);
+	free(a);
+	free(b);
+}
+
+/* What a comm across cards refuses, with a message. */
+TEST(refused)
+{
+	int dev[NR_MAX], n = card_devices(dev, NR_MAX), both[2];
+	swcclComm_t c[2];
+	struct cctx x;
+	const char *why = open_cards(&x, 2);
+
+	if (why)
+		SKIP(return, "%s", why);
+	cctx_close(&x);
+	(void)n;
+	/* Two ranks on one card and one on another: not yet. */
+	both[0] = dev[0];
+	both[1] = sdaa_test_cg_device(1);
+	if (both[1] >= 0) {
+		int three[3] = { dev[0], both[1], dev[1] };
+		swcclComm_t c3[3];
+
+		EXPECT_EQ(swcclInvalidUsage, swcclCommInitAll(c3, 3, three));
+	}
+	/* The core groups' algorithms are not for cards, and the reverse. */
+	both[1] = dev[1];
+	ASSERT_EQ(swcclSuccess, swcclCommInitAll(c, 2, both));
+	{
+		struct cctx y = { .n = 2, .dev = { dev[0], dev[1] }, .comm = { c[0], c[1] } };
+		struct run u = { .coll = AR, .algo = swcclAlgoCsc1, .t = swcclInt32,
+				 .op = swcclSum, .count = 10, .pl = pick(dev[0], PL_GLOBAL) };
+		swcclResult_t res;
+
+		for (int r = 0; r < 2; r++) {
+			sdaaSetDevice(dev[r]);
+			ASSERT_EQ(sdaaSuccess, sdaaStreamCreate(&y.st[r]));
+		}
+		EXPECT_EQ(-1, run_one(&y, &u, &res, NULL));
+		EXPECT_EQ(swcclInvalidUsage, res);
+		cctx_close(&y);
+	}
+}
+
+TEST_HARNESS_MAIN
