@@ -16,11 +16,21 @@
  * counter has the messages a sent in earlier calls plus k, then copies the
  * slot out (RECV) or reduces it into its destination in LDM (RECV_REDUCE,
  * src first: the schedule's order, so results are bitwise reproducible).
+ * A RECV whose destination nothing of the receiver touches before it is
+ * written there by the sender directly (direct()), without the slot.
  * The counters are on the receiving card, so a wait ends at the signal's
  * modeled time plus the route (datasheet §15.4).  A slot is reused only by
  * the next call: before its first message to b a rank waits until b has
  * finished every earlier call (b's "done" counter on the sender's card,
  * which b raises at the end of each call).
+ *
+ * Order: a rank's steps run in a topological order of their dependencies
+ * that puts every step that cannot block (sends, local copies and
+ * reductions) before a receive that waits, keeping sends to one peer, and
+ * receives from one peer, in the schedule's order (so the k-th send still
+ * meets the k-th receive).  A rank whose schedule lists a receive before an
+ * independent send thus sends first, instead of making its peers wait for
+ * its receive: chains of waits across ranks would serialise a round.
  *
  * In place (IN overlapping OUT) IN is first copied into the landing area,
  * so that a schedule may write OUT while IN is still to be read.  Avg
@@ -135,28 +145,113 @@ static void reduce_into(struct swai_prog *p, const struct swccl_call *c, uint64_
 	phase_fold(p, c, items, 2, 0, &dst, 1, false, n);
 }
 
+/* Do two steps' ranges of one buffer share a chunk? */
+static bool touches(const struct swai_step *a, int buf, uint32_t off, uint32_t n)
+{
+	bool rd = a->op == SWAI_STEP_SEND || a->op == SWAI_STEP_COPY ||
+		  a->op == SWAI_STEP_REDUCE || a->op == SWAI_STEP_RECV_REDUCE;
+	bool wr = a->op != SWAI_STEP_SEND;
+
+	return (rd && a->src_buf == buf && a->src_off < off + n && off < a->src_off + a->count) ||
+	       (wr && a->dst_buf == buf && a->dst_off < off + n && off < a->dst_off + a->count);
+}
+
 /*
- * The slot at the receiver for rank @r's step @i, a SEND: the receive
- * @match says takes it, laid out as the receiver lays out its area.
+ * Can the sender write RECV @j of rank @b straight into its destination?
+ * When nothing of @b touches that range before the receive (so nothing can
+ * still be using it when the bytes land; later steps depend on the
+ * receive), and @b is not in place (its IN is copied out when it starts,
+ * which a sender's write could overtake).  Saves the copy out of the slot.
  */
-static uint64_t slot_of(const struct swccl_call *c, const struct swai_sched *s, int **match,
-			int r, int i, uint64_t *slots)
+static bool direct(const struct swccl_call *c, const struct swai_sched *s, int b, int j)
+{
+	const struct swai_sched_rank *rk = &s->ranks[b];
+	const struct swai_step *st = &rk->steps[j];
+
+	if (st->op != SWAI_STEP_RECV || in_place(c, s, b))
+		return false;
+	for (int k = 0; k < j; k++)
+		if (touches(&rk->steps[k], st->dst_buf, st->dst_off, st->count))
+			return false;
+	return true;
+}
+
+/*
+ * Where rank @r's step @i, a SEND, writes at the receiver: the receive
+ * @match says takes it -- its destination if direct, else its slot, laid
+ * out as the receiver lays out its area.
+ */
+static uint64_t target_of(const struct swccl_call *c, const struct swai_sched *s, int **match,
+			  int r, int i, uint64_t *slots)
 {
 	const struct swai_step *st = &s->ranks[r].steps[i];
 	const struct swai_sched_rank *pk = &s->ranks[st->peer];
+	int b = st->peer;
 	uint64_t scr, inc;
 
-	layout(c, s, st->peer, slots, &scr, &inc);
-	for (int j = 0; j < pk->nsteps; j++)
-		if ((pk->steps[j].op == SWAI_STEP_RECV || pk->steps[j].op == SWAI_STEP_RECV_REDUCE) &&
-		    pk->steps[j].peer == r && match[st->peer][j] == i)
-			return slots[j];
+	layout(c, s, b, slots, &scr, &inc);
+	for (int j = 0; j < pk->nsteps; j++) {
+		const struct swai_step *rv = &pk->steps[j];
+
+		if ((rv->op != SWAI_STEP_RECV && rv->op != SWAI_STEP_RECV_REDUCE) ||
+		    rv->peer != r || match[b][j] != i)
+			continue;
+		if (direct(c, s, b, j))
+			return base(c, b, rv->dst_buf, scr, inc, false) +
+			       elem_of(c, s, rv->dst_off) * c->esize;
+		return c->xland[b] + slots[j];
+	}
 	return 0;	/* swai_sched_match() pairs every send */
+}
+
+static bool is_recv(const struct swai_step *st)
+{
+	return st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
+}
+
+/* May step @i of @rk run once the steps marked in @done have? */
+static bool ready(const struct swai_sched_rank *rk, int i, const bool *done)
+{
+	const struct swai_step *st = &rk->steps[i];
+
+	for (uint32_t d = 0; d < st->ndeps; d++)
+		if (!done[rk->deps[st->deps_at + d]])
+			return false;
+	/* Sends to a peer, and receives from it, keep their order. */
+	for (int j = 0; j < i; j++)
+		if (!done[j] && rk->steps[j].peer == st->peer && st->peer >= 0 &&
+		    is_recv(&rk->steps[j]) == is_recv(st) &&
+		    (rk->steps[j].op == SWAI_STEP_SEND) == (st->op == SWAI_STEP_SEND))
+			return false;
+	return true;
+}
+
+/* The order rank @rk's steps are emitted in (see the top); @order[nsteps]. */
+static void emit_order(const struct swai_sched_rank *rk, int *order, bool *done)
+{
+	for (int i = 0; i < rk->nsteps; i++)
+		done[i] = false;
+	for (int n = 0; n < rk->nsteps; n++) {
+		int pick = -1;
+
+		for (int i = 0; i < rk->nsteps && pick < 0; i++)
+			if (!done[i] && !is_recv(&rk->steps[i]) && ready(rk, i, done))
+				pick = i;
+		for (int i = 0; i < rk->nsteps && pick < 0; i++)
+			if (!done[i] && ready(rk, i, done))
+				pick = i;
+		if (pick < 0)	/* a validated schedule always has one */
+			pick = n;
+		order[n] = pick;
+		done[pick] = true;
+	}
 }
 
 void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **match, int r,
 		 struct swai_prog *p)
 {
+	static __thread int order[4096];
+	static __thread bool done[4096];
 	const struct swai_sched_rank *rk = &s->ranks[r];
 	uint64_t slots_buf[4096], *slot = slots_buf, scr, inc, got[SWCCL_MAX_RANKS] = { 0 };
 	bool credit[SWCCL_MAX_RANKS] = { false };
@@ -178,7 +273,9 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 	if (copied)
 		prog_copy(p, c->xland[r] + inc, c->r[r].send.va,
 			  elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
-	for (int i = 0; i < rk->nsteps; i++) {
+	emit_order(rk, order, done);
+	for (int n = 0; n < rk->nsteps; n++) {
+		int i = order[n];
 		const struct swai_step *st = &rk->steps[i];
 		uint64_t src = base(c, r, st->src_buf, scr, inc, copied) +
 			       elem_of(c, s, st->src_off) * c->esize;
@@ -195,16 +292,16 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 				prog_wait(p, done_by(c, r, a), c->xcalls);
 				credit[a] = true;
 			}
-			prog_copy(p, c->xland[a] + slot_of(c, s, match, r, i, peer_slots), src, len);
+			prog_copy(p, target_of(c, s, match, r, i, peer_slots), src, len);
 			swai_prog_push(p, swai_insn_signal(msgs_from(c, a, r), 1, false));
 			break;
 		case SWAI_STEP_RECV:
 		case SWAI_STEP_RECV_REDUCE:
 			prog_wait(p, msgs_from(c, r, a), c->xsent[a][r] + ++got[a]);
-			if (st->op == SWAI_STEP_RECV)
-				prog_copy(p, dst, c->xland[r] + slot[i], len);
-			else
+			if (st->op == SWAI_STEP_RECV_REDUCE)
 				reduce_into(p, c, dst, src, c->xland[r] + slot[i], len / c->esize);
+			else if (!direct(c, s, r, i))	/* else the sender wrote it there */
+				prog_copy(p, dst, c->xland[r] + slot[i], len);
 			break;
 		case SWAI_STEP_COPY:
 			prog_copy(p, dst, src, len);

@@ -90,7 +90,8 @@ int bench_type_parse(const char *s, swcclDataType_t *t)
 	return -1;
 }
 
-static const char *const algo_names[swcclNumAlgos] = { "AUTO", "RING", "CSC", "CSC1" };
+static const char *const algo_names[swcclNumAlgos] = { "AUTO", "RING", "CSC", "CSC1", "MESH1",
+							"MESH2", "HD", "NHR", "RB" };
 
 const char *bench_algo_name(swcclAlgo_t a)
 {

@@ -16,7 +16,7 @@ struct bench_row {
 	swcclDataType_t type;
 	swcclRedOp_t op;
 	swcclAlgo_t algo;
-	int nranks;
+	int nranks, cards;	/* cards: 1 for a comm of one card's core groups */
 	size_t bytes, count;
 	double time_us;		/* modeled: max over ranks from a common start */
 	double wall_us;		/* emulator time between the same events */

@@ -12,6 +12,7 @@
  * counts them.  Runs are not overlapped (unlike nccl-tests' back-to-back
  * loop), so every run pays the launch as a single call would.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +38,42 @@
 	}								\
 } while (0)
 
+/* --cards: core group 0 (or the first visible) of cards 0 .. n-1. */
+static void pick_cards(struct bench *b)
+{
+	struct sdaaDeviceProp q;
+	int n, card[BENCH_MAX_RANKS], found = 0;
+
+	TRY(sdaaGetDeviceCount(&n));
+	for (int d = 0; d < n && found < b->o.nranks; d++) {
+		bool seen = false;
+
+		TRY(sdaaGetDeviceProperties(&q, d));
+		for (int k = 0; k < found; k++)
+			seen |= card[k] == q.card;
+		if (!seen) {
+			card[found] = q.card;
+			b->dev[found++] = d;
+		}
+	}
+	if (found < b->o.nranks) {
+		fprintf(stderr, "swccl-bench: --cards %d, but %d card(s) are visible "
+			"(tools/vm/swai-vm --cards N)\n", b->o.nranks, found);
+		exit(1);
+	}
+	snprintf(b->cardname, sizeof(b->cardname), "%d SW-AI cards", found);
+}
+
 /* Core groups 0 .. n-1 of device 0's card. */
 static void pick_devices(struct bench *b)
 {
 	struct sdaaDeviceProp p0, q;
 	int n, found = 0;
 
+	if (b->o.cards) {
+		pick_cards(b);
+		return;
+	}
 	TRY(sdaaGetDeviceCount(&n));
 	TRY(sdaaGetDeviceProperties(&p0, 0));
 	for (int r = 0; r < b->o.nranks; r++)
@@ -117,6 +148,7 @@ void bench_setup(struct bench *b)
 		TRY(sdaaSetDevice(b->dev[r]));
 		TRY(sdaaStreamCreate(&b->s[r]));
 		TRY(sdaaEventCreate(&b->stop[r]));
+		TRY(sdaaEventCreate(&b->starts[r]));
 		if (b->o.global) {
 			TRY(sdaaMallocCross(&b->send[r], sz[0]));
 			b->recv[r] = b->send[r];
@@ -144,6 +176,7 @@ void bench_teardown(struct bench *b)
 		CCL(b, swcclCommDestroy(b->comm[r]));
 		TRY(sdaaStreamDestroy(b->s[r]));
 		TRY(sdaaEventDestroy(b->stop[r]));
+		TRY(sdaaEventDestroy(b->starts[r]));
 		if (b->o.global) {
 			TRY(sdaaFreeCross(b->send[r]));
 		} else {
@@ -162,13 +195,14 @@ void bench_banner(const struct bench *b)
 {
 	const struct bench_opts *o = &b->o;
 
-	printf("# swccl-bench %s: %d ranks = core groups 0..%d of %s; type %s, op %s, root %d\n"
+	printf("# swccl-bench %s: %d ranks = %s 0..%d of %s; type %s, op %s, root %d\n"
 	       "# buffers: %s; %d warmup + %d timed run(s), check %d\n"
 	       "# model: ring %u MB/s per CG (%u total), Local-HBM %u MB/s, launch %u ns, "
 	       "host sync %u ns,\n#   step %u ns, barrier %u ns, DMA %u ns\n"
 	       "# time: modeled (latest rank's end from a common start); wall: emulator; "
 	       "util: transfer/time (Fig. 13);\n# paper: eq. (3) for RING, eq. (4) for CSC "
-	       "(%s)\n#\n", bench_coll_name(o->coll), o->nranks, o->nranks - 1, b->cardname,
+	       "(%s)\n#\n", bench_coll_name(o->coll), o->nranks,
+	       o->cards ? "core group 0 of cards" : "core groups", o->nranks - 1, b->cardname,
 	       bench_type_name(o->type), bench_op_name(o->op), o->root,
 	       o->global ? "Global-HBM (sdaaMallocCross), in place" :
 	       "Local-HBM of each rank, out of place", o->warmup, o->iters, o->check,
@@ -199,9 +233,21 @@ static void pointers(const struct bench *b, struct call *c)
 	}
 }
 
+/*
+ * The calls of every rank as one group; the group's result when @soft
+ * (a refused algorithm), else any failure exits.
+ */
+static swcclResult_t launch_group(struct bench *b, const struct call *c, bool soft);
+
 static void launch(struct bench *b, const struct call *c)
 {
+	launch_group(b, c, false);
+}
+
+static swcclResult_t launch_group(struct bench *b, const struct call *c, bool soft)
+{
 	const struct bench_opts *o = &b->o;
+	swcclResult_t res;
 
 	CCL(b, swcclGroupStart());
 	for (int r = 0; r < o->nranks; r++) {
@@ -230,7 +276,10 @@ static void launch(struct bench *b, const struct call *c)
 			break;
 		}
 	}
-	CCL(b, swcclGroupEnd());
+	res = swcclGroupEnd();
+	if (!soft)
+		CCL(b, res);
+	return res;
 }
 
 static void sync_all(struct bench *b)
@@ -239,21 +288,27 @@ static void sync_all(struct bench *b)
 		TRY(sdaaStreamSynchronize(b->s[r]));
 }
 
-/* One timed run: modeled and wall us of the latest rank. */
+/*
+ * One timed run: modeled and wall us of the latest rank.  Events of two
+ * cards do not compare (each card has its clock), so with --cards every
+ * rank is timed from a start event on its own stream.
+ */
 static void timed(struct bench *b, const struct call *c, double *model, double *wall)
 {
 	sync_all(b);
-	TRY(sdaaEventRecord(b->start, b->s[0]));
+	for (int r = 0; r < (b->o.cards ? b->o.nranks : 1); r++)
+		TRY(sdaaEventRecord(b->o.cards ? b->starts[r] : b->start, b->s[r]));
 	launch(b, c);
 	for (int r = 0; r < b->o.nranks; r++)
 		TRY(sdaaEventRecord(b->stop[r], b->s[r]));
 	*model = *wall = 0;
 	for (int r = 0; r < b->o.nranks; r++) {
+		sdaaEvent_t from = b->o.cards ? b->starts[r] : b->start;
 		float m, w;
 
 		TRY(sdaaEventSynchronize(b->stop[r]));
-		TRY(sdaaEventElapsedTime(&m, b->start, b->stop[r]));
-		TRY(sdaaEventElapsedTimeWall(&w, b->start, b->stop[r]));
+		TRY(sdaaEventElapsedTime(&m, from, b->stop[r]));
+		TRY(sdaaEventElapsedTimeWall(&w, from, b->stop[r]));
 		if (m * 1e3 > *model)
 			*model = m * 1e3;
 		if (w * 1e3 > *wall)
@@ -329,7 +384,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 {
 	const struct bench_opts *o = &b->o;
 	struct bench_row row = { .coll = o->coll, .type = o->type, .op = o->op, .algo = algo,
-		.nranks = o->nranks, .wrong = -1 };
+		.nranks = o->nranks, .cards = o->cards ? o->cards : 1, .wrong = -1 };
 	struct swcclCallInfo info;
 	struct call c = { .esize = bench_type_size(o->type) };
 	double model = 0, wall = 0, m, w;
@@ -338,6 +393,14 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	pointers(b, &c);
 	for (int r = 0; r < o->nranks; r++)
 		CCL(b, swcclCommSetAlgo(b->comm[r], algo));
+	/* An algorithm without this collective, or this rank count: no row. */
+	if (launch_group(b, &c, true) == swcclInvalidUsage) {
+		fprintf(stderr, "swccl-bench: %s: %s\n", bench_algo_name(algo),
+			swcclGetLastError(b->comm[0]));
+		row.wrong = -2;
+		return row;
+	}
+	sync_all(b);
 	for (int i = 0; i < o->warmup; i++)
 		timed(b, &c, &m, &w);
 	for (int i = 0; i < o->iters; i++) {

@@ -8,7 +8,7 @@
  *
  *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce
  *     [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]
- *     [-c CHECK] [-a RING|CSC|CSC1|AUTO|all] [-r ROOT] [-g NRANKS]
+ *     [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N]
  *     [--place global|local] [--json] [--plot FILE.png] [--no-summary]
  *
  *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
@@ -26,6 +26,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,10 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
-		"         [-c CHECK] [-a RING|CSC|CSC1|AUTO|all] [-r ROOT] [-g NRANKS]\n"
+		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N]\n"
 		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
+		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
+		"       (--cards N: one rank per card, cards 0..N-1 of one fabric)\n"
 		"types: float half bfloat16 double int32 int64 uint8 (or f32 f16 bf16 f64 i32 i64 u8)\n"
 		"ops: sum prod max min avg\n"
 		"       swccl-bench fused-ag|fused-rs ... (the paper's Tables 3, 4): "
@@ -72,6 +75,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		{ "warmup_iters", required_argument, NULL, 'w' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "algo", required_argument, NULL, 'a' },
+		{ "cards", required_argument, NULL, 'C' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "ngpus", required_argument, NULL, 'g' },
 		{ "place", required_argument, NULL, 'p' },
@@ -112,16 +116,23 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			break;
 		case 'a':
 			o->nalgos = 0;
-			if (!strcasecmp(optarg, "all")) {
-				for (int a = swcclAlgoRing; a < swcclNumAlgos; a++)
-					o->algos[o->nalgos++] = (swcclAlgo_t)a;
-			} else if (bench_algo_parse(optarg, &o->algos[o->nalgos++])) {
+			o->all = !strcasecmp(optarg, "all");
+			if (!o->all && bench_algo_parse(optarg, &o->algos[o->nalgos++]))
 				usage();
-			}
 			break;
+		case 'C': o->cards = parse_int("--cards", optarg, 2); break;
 		default: usage();
 		}
 	}
+	/* -a all: the algorithms of the comm's kind, between cards or within one. */
+	for (int a = swcclAlgoRing; o->all && a < swcclNumAlgos; a++) {
+		bool xcard = a == swcclAlgoRing || a >= swcclAlgoMesh1;
+
+		if (o->cards ? xcard : a <= swcclAlgoCsc1)
+			o->algos[o->nalgos++] = (swcclAlgo_t)a;
+	}
+	if (o->cards)
+		o->nranks = o->cards;
 	if (optind != argc - 1 || bench_coll_parse(argv[optind], &o->coll) ||
 	    o->nranks > BENCH_MAX_RANKS || o->root >= o->nranks || !o->maxb ||
 	    o->minb > o->maxb)
@@ -141,8 +152,12 @@ static void sweep(struct bench *b)
 	for (size_t bytes = o->minb; bytes <= o->maxb; bytes *= (size_t)o->factor) {
 		int first = b->nrows;
 
-		for (int a = 0; a < o->nalgos; a++)
-			bench_add_row(b, bench_measure(b, bytes, o->algos[a], o->check));
+		for (int a = 0; a < o->nalgos; a++) {
+			struct bench_row r = bench_measure(b, bytes, o->algos[a], o->check);
+
+			if (r.wrong != -2)	/* -2: the algorithm has no such call */
+				bench_add_row(b, r);
+		}
 		bench_speedups(b->rows + first, b->nrows - first);
 		for (int i = first; i < b->nrows; i++) {
 			if (o->json)

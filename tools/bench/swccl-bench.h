@@ -16,6 +16,8 @@ struct bench_opts {
 	enum bench_coll coll;
 	size_t minb, maxb;
 	int factor, iters, warmup, check, root, nranks, json, global, summary;
+	int cards;		/* --cards N: ranks are cards (core group 0 of each) */
+	int all;		/* -a all: every algorithm of the comm's kind */
 	swcclDataType_t type;
 	swcclRedOp_t op;
 	swcclAlgo_t algos[swcclNumAlgos];
@@ -29,6 +31,7 @@ struct bench {
 	swcclComm_t comm[BENCH_MAX_RANKS];
 	sdaaStream_t s[BENCH_MAX_RANKS];
 	sdaaEvent_t start, stop[BENCH_MAX_RANKS];
+	sdaaEvent_t starts[BENCH_MAX_RANKS];	/* --cards: one per card */
 	void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
 	size_t cap;			/* largest size the buffers hold */
 	char *img, *back, *want;	/* host images of one rank's buffer */
