@@ -449,7 +449,9 @@ demo: setup
 		echo && swccl-bench fused-ag -n 2 -w 1 && echo && swccl-bench fused-rs -n 2 -w 1 && \
 		echo && swccl-mlp && echo && swccl-mlp --estimate && echo && swccl-bench overhead'; \
 		echo $$? >$(B)/demo.rc; } | \
-		tools/bench/swccl-plot.sh $(B); exit $$(cat $(B)/demo.rc)
+		tools/bench/swccl-plot.sh $(B); [ "$$(cat $(B)/demo.rc)" = 0 ] && \
+	echo && echo "# === eight cards joined by the fabric (tools/bench/demo-cards.sh)" && \
+	tools/bench/demo-cards.sh $(B) "$$hm"
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \

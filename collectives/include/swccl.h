@@ -16,7 +16,12 @@
  * sync, parallel reads) and CSC1 (ours: one launch per rank, on-card
  * barrier, chunks pipelined so reads overlap writes, reduction in LDM).
  * SWCCL_ALGO=RING|CSC|CSC1 forces one; otherwise a cost model over the
- * card's timing parameters picks the fastest per call.  SWCCL_DEBUG=INFO
+ * card's timing parameters picks the fastest per call.  A communicator with
+ * one rank per card of one fabric runs the cluster library's schedules
+ * between the cards instead -- RING, MESH1, MESH2, HD, NHR, RB -- chosen on
+ * the topology SWCCL_TOPO names (Documentation/collectives.md, "Between
+ * cards"); their reductions are in the schedule's order, reproducible run
+ * to run but not the core groups' rank order.  SWCCL_DEBUG=INFO
  * logs every choice and why.  SWCCL_TIMEOUT (seconds, default 30) bounds a
  * collective: one that does not finish fails with swcclTimeout and a message
  * (swcclGetLastError) naming the core group and the step it waited on.
