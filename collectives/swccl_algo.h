@@ -41,7 +41,11 @@ const struct swccl_algo *swccl_algo_find_for(enum swccl_coll coll, swcclAlgo_t a
 /* Progress steps a program reports (swccl_timeout.c names them). */
 enum swccl_step {
 	SWCCL_STEP_START = 1, SWCCL_STEP_WRITTEN, SWCCL_STEP_SYNCED, SWCCL_STEP_REDUCED,
-	SWCCL_STEP_READ, SWCCL_STEP_DONE = 0xff
+	SWCCL_STEP_READ,
+	/* between cards (swccl_lower.c): + the peer's rank */
+	SWCCL_STEP_XMSG = 0x10,		/* waiting for a message from the peer */
+	SWCCL_STEP_XCREDIT = 0x40,	/* waiting for the peer to end the last call */
+	SWCCL_STEP_DONE = 0xff
 };
 
 /* swccl_prog.c: the program builder as the algorithms use it */

@@ -289,6 +289,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		switch (st->op) {
 		case SWAI_STEP_SEND:
 			if (!credit[a]) {
+				prog_progress(p, c, r, SWCCL_STEP_XCREDIT + a);
 				prog_wait(p, done_by(c, r, a), c->xcalls);
 				credit[a] = true;
 			}
@@ -297,6 +298,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 			break;
 		case SWAI_STEP_RECV:
 		case SWAI_STEP_RECV_REDUCE:
+			prog_progress(p, c, r, SWCCL_STEP_XMSG + a);
 			prog_wait(p, msgs_from(c, r, a), c->xsent[a][r] + ++got[a]);
 			if (st->op == SWAI_STEP_RECV_REDUCE)
 				reduce_into(p, c, dst, src, c->xland[r] + slot[i], len / c->esize);

@@ -13,6 +13,11 @@
  * jobs end (with meaningless data) instead of waiting for the driver's job
  * timeout to reset the queue and fail the whole process's context.  The
  * same release serves swcclCommAbort.
+ *
+ * Between cards a rank waits on counters in card memory that only its
+ * peers' jobs write: the message names the card, core group and peer each
+ * rank waits on, and a job that never gets its message ends when the
+ * driver's job timeout (swai.ko job_timeout_ms, 10 s) resets its queue.
  */
 #include <stdio.h>
 #include <string.h>
@@ -70,11 +75,30 @@ void swccl_describe_stall(struct swccl_shared *sh, uint64_t seq, char *buf, size
 	for (int r = 0; r < sh->nranks && len < n; r++) {
 		uint64_t p = rd(&sh->sems_host->progress[r]);
 
-		if (p >> 8 < seq)
+		if (p >> 8 < seq && sh->xcard)
+			len += (size_t)snprintf(buf + len, n - len,
+						"; rank %d (card %d, CG %d) has not started it (not "
+						"called, or its stream is blocked by earlier work)",
+						r, sh->comm[r]->card, sh->comm[r]->cg);
+		else if (p >> 8 < seq)
 			len += (size_t)snprintf(buf + len, n - len,
 						"; rank %d (CG %d) has not started it (not called, "
 						"or its stream is blocked by earlier work)",
 						r, sh->comm[r]->cg);
+		else if (p >> 8 == seq && sh->xcard && (p & 0xff) >= SWCCL_STEP_XMSG &&
+			 (p & 0xff) < SWCCL_STEP_XMSG + SWCCL_MAX_RANKS)
+			len += (size_t)snprintf(buf + len, n - len, "; rank %d (card %d, CG %d) "
+						"waits for a message from rank %d (card %d)", r,
+						sh->comm[r]->card, sh->comm[r]->cg,
+						(int)(p & 0xff) - SWCCL_STEP_XMSG,
+						sh->comm[(p & 0xff) - SWCCL_STEP_XMSG]->card);
+		else if (p >> 8 == seq && sh->xcard && (p & 0xff) >= SWCCL_STEP_XCREDIT &&
+			 (p & 0xff) < SWCCL_STEP_XCREDIT + SWCCL_MAX_RANKS)
+			len += (size_t)snprintf(buf + len, n - len, "; rank %d (card %d, CG %d) "
+						"waits for rank %d (card %d) to finish the previous "
+						"call", r, sh->comm[r]->card, sh->comm[r]->cg,
+						(int)(p & 0xff) - SWCCL_STEP_XCREDIT,
+						sh->comm[(p & 0xff) - SWCCL_STEP_XCREDIT]->card);
 		else if (p >> 8 == seq && (p & 0xff) != SWCCL_STEP_DONE)
 			len += (size_t)snprintf(buf + len, n - len, "; rank %d (CG %d) is in step %s",
 						r, sh->comm[r]->cg, step_name(p & 0xff));

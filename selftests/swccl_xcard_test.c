@@ -222,4 +222,57 @@ TEST(refused)
 	}
 }
 
+/*
+ * A rank whose stream is stuck behind other work: after SWCCL_TIMEOUT the
+ * comm fails with a message naming, per rank, the card, core group and the
+ * peer it waits on; once the stream moves on, the collective completes
+ * (well inside the driver's job timeout) and nothing is left sticky.
+ */
+TEST(timeout_names_card_and_peer)
+{
+	struct cctx x;
+	const char *why;
+	void *g[2], *semh;
+	uint64_t *sem;
+	struct swai_insn w;
+	swcclResult_t err = swcclSuccess;
+	char want[96];
+
+	setenv("SWCCL_TIMEOUT", "1", 1);
+	why = open_cards(&x, 2);
+	if (why) {
+		unsetenv("SWCCL_TIMEOUT");
+		SKIP(return, "%s", why);
+	}
+	sem = sdaa_test_sem(&semh);
+	ASSERT_NE(NULL, sem);
+	for (int r = 0; r < 2; r++) {
+		g[r] = balloc(&x, r, pick(x.dev[r], PL_GLOBAL), 8192);
+		ASSERT_NE(NULL, g[r]);
+		swcclCommSetAlgo(x.comm[r], swcclAlgoRing);
+	}
+	w = insn_wait(va_of(sem), 1);
+	sdaaSetDevice(x.dev[1]);
+	ASSERT_EQ(sdaaSuccess, sdaaLaunchProgram(&w, 1, x.st[1]));
+	swcclGroupStart();
+	for (int r = 0; r < 2; r++)
+		swcclAllReduce(g[r], g[r], 1024, swcclFloat, swcclSum, x.comm[r], x.st[r]);
+	ASSERT_EQ(swcclSuccess, swcclGroupEnd());
+	for (int i = 0; i < 500 && !err; i++) {
+		usleep(10000);
+		swcclCommGetAsyncError(x.comm[0], &err);
+	}
+	EXPECT_EQ(swcclTimeout, err);
+	TH_LOG("%s", swcclGetLastError(x.comm[0]));
+	EXPECT_NE(NULL, strstr(swcclGetLastError(x.comm[0]), "CG 0) has not started"));
+	snprintf(want, sizeof(want), "CG 0) waits for a message from rank 1 (card");
+	EXPECT_NE(NULL, strstr(swcclGetLastError(x.comm[0]), want));
+	*(volatile uint64_t *)semh = 1;		/* the stuck stream moves on */
+	EXPECT_EQ(0, cctx_sync(&x));		/* and the collective completes */
+	for (int r = 0; r < 2; r++)
+		bfree(pick(x.dev[r], PL_GLOBAL), g[r]);
+	cctx_close(&x);
+	unsetenv("SWCCL_TIMEOUT");
+}
+
 TEST_HARNESS_MAIN
