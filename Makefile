@@ -50,7 +50,7 @@ DIRFLAGS_tools/bench/tests := -Itools/bench
 DIRFLAGS_tools/smi := -Iruntime
 DIRFLAGS_tools/card := -Ikernel
 DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
-DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS)
+DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS) -Ikernel
 DIRFLAGS_tools/cluster/tests := -Itools/cluster
 DIRFLAGS_tools/qemu := -Ikernel -Itools/cluster -I$(B)/gen
 DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -Itools/cluster -I$(B)/gen
@@ -324,6 +324,7 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/swai-async-test $(B)/tests/swai-fabric-test \
 	$(B)/tests/sdaa-unit-test \
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
+	$(B)/tests/swccl-boot-test \
 	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test
 unit-tests: $(UT_BIN)
 $(B)/tests/swai-cluster-test: $(B)/san/tools/cluster/tests/swai-cluster-test.o \
@@ -342,12 +343,18 @@ $(B)/tests/swk-unit-test: $(B)/san/runtime/kernels/tests/swk-unit-test.o $(B)/sa
 # jobs and the cost model, whose programs run on the card's engine on host memory.
 CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c \
 	collectives/swccl_launch.c collectives/swccl_group.c collectives/swccl_timeout.c \
-	collectives/swccl_fused.c collectives/swccl_coll.c collectives/swccl_mem.c,$(CCL_SRC))
+	collectives/swccl_fused.c collectives/swccl_coll.c collectives/swccl_mem.c \
+	collectives/swccl_xproc.c,$(CCL_SRC))
 $(B)/tests/swccl-unit-test: $(call objs,san,collectives/tests/swccl-unit-test.c $(CCL_UT_SRC)) \
 		$(B)/san/lib/libswk.a $(B)/san/lib/libswkref.a $(B)/san/lib/libswaicluster.a \
 		$(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ -lblas $(CLUSTER_LIBS) -lm
+# The bootstrap on the host: ranks as threads over loopback TCP.
+$(B)/tests/swccl-boot-test: $(call objs,san,collectives/tests/swccl-boot-test.c \
+		collectives/swccl_bootstrap.c collectives/swccl_param.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ -lpthread
 $(B)/tests/swccl-bench-test: $(B)/san/tools/bench/tests/swccl-bench-test.o \
 		$(B)/san/lib/libbenchpure.a
 	@mkdir -p $(dir $@)

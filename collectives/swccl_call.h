@@ -94,6 +94,7 @@ struct swccl_call {
 	struct swccl_fused fz;	/* fused calls */
 	/* between cards (swccl_xcard.c): one rank per card of one fabric */
 	bool xcard;
+	bool xremote;		/* ranks in other processes: r[] of those mirror ours */
 	uint64_t xflags[SWCCL_MAX_RANKS];	/* rank r's counters, on its card */
 	uint64_t xland[SWCCL_MAX_RANKS];	/* rank r's landing area, on its card */
 	size_t xland_bytes;

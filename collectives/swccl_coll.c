@@ -17,6 +17,7 @@
 #include "swccl_xcard.h"
 #include "swccl_kind.h"
 #include "swccl_plan.h"
+#include "swccl_xproc.h"
 
 static const char *const coll_name[SWCCL_NCOLLS] = {
 	"AllGather", "ReduceScatter", "AllReduce", "Broadcast", "Reduce"
@@ -111,7 +112,7 @@ static swcclResult_t cost(struct swccl_shared *sh, const struct swccl_call *c,
 	p->how = a->name;
 	if (a->props & SWCCL_ALGO_XCARD) {
 		/* Between cards: the schedule on the topology (swccl_xcard.c). */
-		p->us = swccl_xcard_estimate(c, a);
+		p->us = swccl_xcard_cost(sh, c, a);
 		p->transfer_us = 0;
 		return swcclSuccess;
 	}
@@ -189,10 +190,13 @@ static swcclResult_t xcard_prepare(struct swccl_shared *sh, struct swccl_call *c
 				  const struct swccl_algo *a, swcclComm_t comm0)
 {
 	size_t bytes = a->scratch(c);
+	swcclResult_t r;
 
 	if (!bytes)
 		return swccl_fail(comm0, swcclInternalError, "%s: no schedule", a->name);
-	if (swccl_xland(sh, bytes))
+	if (sh->xproc && (r = swccl_xproc_land(sh, bytes)))
+		return r;
+	if (!sh->xproc && swccl_xland(sh, bytes))
 		return swccl_fail(comm0, swcclUnhandledSdaaError, "cannot allocate %zu bytes of "
 				  "Global-HBM on every card for %s's messages: %s", bytes, a->name,
 				  sdaaGetErrorString(sdaaGetLastError()));

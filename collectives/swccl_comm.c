@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * swccl_comm.c - communicators: one rank per core group of one card, or
- * one rank per card of one fabric (swccl_xcard.c).
+ * one rank per card of one fabric (swccl_xcard.c) -- all ranks in this
+ * process, or each in its own (swccl_xproc.c), found through the TCP
+ * bootstrap (swccl_bootstrap.c).
  *
  * The ranks of a communicator share a struct swccl_shared: the host
  * rendezvous (swccl_enqueue.c), the Global-HBM scratch the algorithms
@@ -27,9 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "swccl_bootstrap.h"
 #include "swccl_kind.h"
 #include "swccl_plan.h"
 #include "swccl_xcard.h"
+#include "swccl_xproc.h"
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_cv = PTHREAD_COND_INITIALIZER;
@@ -104,17 +108,13 @@ static swcclResult_t setup_xcard(struct swccl_shared *sh)
 	return swcclSuccess;
 }
 
-/* The resources of a comm whose ranks (devices) are all known. */
-static swcclResult_t setup(struct swccl_shared *sh)
+/* The ranks' places, all in this process: core groups of one card, or cards. */
+static swcclResult_t setup_ranks(struct swccl_shared *sh)
 {
 	struct sdaaDeviceProp p;
 	swcclResult_t res;
-	void *h, *d;
-	uint64_t base;
-	int dev = 0;
 	bool cards = false;
 
-	sdaaGetDevice(&dev);
 	for (int r = 0; r < sh->nranks; r++) {
 		if (sdaaGetDeviceProperties(&p, sh->comm[r]->dev))
 			return swccl_fail(sh->comm[r], swcclInvalidArgument, "device %d",
@@ -140,9 +140,28 @@ static swcclResult_t setup(struct swccl_shared *sh)
 		if (res)
 			return res;
 	}
-	if (sdaaSetDevice(sh->comm[0]->dev) || sdaaDeviceGetTimingParams(&sh->tp, sh->comm[0]->dev) ||
+	sh->peer = enable_peers(sh);
+	if (sh->xcard && !sh->peer)
+		return swccl_fail(sh->comm[0], swcclInvalidUsage, "a comm across cards needs peer "
+				  "access between them (SWCCL_PEER=0 forbids it)");
+	return swcclSuccess;
+}
+
+/* The resources of a comm whose ranks' places are known; @me: a rank of ours. */
+static swcclResult_t setup(struct swccl_shared *sh, swcclComm_t me)
+{
+	swcclResult_t res;
+	void *h, *d;
+	uint64_t base;
+	int dev = 0;
+
+	sdaaGetDevice(&dev);
+	res = sh->xproc ? swcclSuccess : setup_ranks(sh);
+	if (res)
+		return res;
+	if (sdaaSetDevice(me->dev) || sdaaDeviceGetTimingParams(&sh->tp, me->dev) ||
 	    sdaaMallocHost(&h, 4096))
-		return swccl_fail(sh->comm[0], swcclUnhandledSdaaError, "init: %s",
+		return swccl_fail(me, swcclUnhandledSdaaError, "init: %s",
 				  sdaaGetErrorString(sdaaGetLastError()));
 	memset(h, 0, 4096);
 	if (sdaaHostGetDevicePointer(&d, h, 0)) {
@@ -157,18 +176,20 @@ static swcclResult_t setup(struct swccl_shared *sh)
 		sh->sems_dev.progress[r] = base + offsetof(struct swccl_sems, progress) +
 					   8 * (uint64_t)r;
 	}
-	sh->peer = enable_peers(sh);
-	if (sh->xcard && !sh->peer)
-		return swccl_fail(sh->comm[0], swcclInvalidUsage, "a comm across cards needs peer "
-				  "access between them (SWCCL_PEER=0 forbids it)");
-	if (sh->xcard && swccl_xflags(sh))
-		return swccl_fail(sh->comm[0], swcclUnhandledSdaaError, "counters: %s",
+	if (sh->xproc) {
+		res = swccl_xproc_flags(sh);
+		if (res)
+			return res;
+	} else if (sh->xcard && swccl_xflags(sh)) {
+		return swccl_fail(me, swcclUnhandledSdaaError, "counters: %s",
 				  sdaaGetErrorString(sdaaGetLastError()));
+	}
 	swccl_watchdog_start(sh);
 	sdaaSetDevice(dev);
 	if (sh->xcard)
-		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on %d cards (one each), "
-			  "LDM %zu B, topology %s", sh->nranks, sh->nranks, sh->ldm,
+		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on %d cards (one each%s), "
+			  "LDM %zu B, topology %s", sh->nranks, sh->nranks,
+			  sh->xproc ? ", one process each" : "", sh->ldm,
 			  swccl_param(SWCCL_PARAM_TOPO));
 	else
 		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks on card %d, LDM %zu B, "
@@ -184,6 +205,7 @@ static struct swccl_shared *shared_new(int nranks)
 	if (!sh)
 		return NULL;
 	sh->nranks = nranks;
+	sh->nlocal = nranks;
 	sh->plans = swccl_plan_cache_new();
 	if (!sh->plans) {
 		free(sh);
@@ -197,6 +219,8 @@ static struct swccl_shared *shared_new(int nranks)
 static void shared_free(struct swccl_shared *sh, bool idle)
 {
 	swccl_watchdog_stop(sh);
+	/* The peers' mappings keep what we shared alive for their jobs. */
+	swccl_xproc_free(sh);
 	/* Memory a job may still touch is left alone rather than faulted on. */
 	if (idle) {
 		swccl_mem_free(sh);
@@ -242,7 +266,7 @@ SWCCL_EXPORT swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const 
 			r = swcclSystemError;
 			goto fail;
 		}
-	r = setup(sh);
+	r = setup(sh, sh->comm[0]);
 	if (r)
 		goto fail;
 	for (int i = 0; i < ndev; i++)
@@ -257,34 +281,27 @@ fail:
 
 SWCCL_EXPORT swcclResult_t swcclGetUniqueId(swcclUniqueId *id)
 {
-	static unsigned long counter;
-	struct timespec ts;
+	char why[256];
 
 	if (!id)
-		return swcclInvalidArgument;
-	memset(id, 0, sizeof(*id));
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(id->internal, sizeof(id->internal), "swccl:%ld:%lu:%lld.%09ld", (long)getpid(),
-		 __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), (long long)ts.tv_sec,
-		 ts.tv_nsec);
+		return swccl_fail(NULL, swcclInvalidArgument, "swcclGetUniqueId: id is NULL");
+	if (swccl_boot_new_id(id, swccl_timeout_s(), why, sizeof(why)))
+		return swccl_fail(NULL, swcclSystemError, "swcclGetUniqueId: %s", why);
 	return swcclSuccess;
 }
 
-SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcclUniqueId id,
-					     int rank)
+/* All ranks are threads of this process: they meet here. */
+static swcclResult_t join_threads(swcclComm_t *comm, int nranks, const swcclUniqueId *id,
+				  int rank, int dev)
 {
 	struct pending *pd, **pp;
 	double deadline = swccl_now() + swccl_timeout_s();
 	swcclComm_t c;
 	swcclResult_t r;
-	int dev;
 
-	if (!comm || nranks < 1 || nranks > SWCCL_MAX_RANKS || rank < 0 || rank >= nranks ||
-	    strncmp(id.internal, "swccl:", 6) || sdaaGetDevice(&dev))
-		return swcclInvalidArgument;
 	pthread_mutex_lock(&reg_mu);
 	for (pd = pendings; pd; pd = pd->next)
-		if (!memcmp(pd->sh->id, id.internal, sizeof(id.internal)))
+		if (!memcmp(pd->sh->id, id->internal, sizeof(id->internal)))
 			break;
 	if (!pd) {
 		pd = calloc(1, sizeof(*pd));
@@ -295,7 +312,7 @@ SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcc
 			pthread_mutex_unlock(&reg_mu);
 			return swcclSystemError;
 		}
-		memcpy(pd->sh->id, id.internal, sizeof(id.internal));
+		memcpy(pd->sh->id, id->internal, sizeof(id->internal));
 		pd->sh->threaded = true;
 		pd->next = pendings;
 		pendings = pd;
@@ -310,7 +327,7 @@ SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcc
 		return swcclSystemError;
 	}
 	if (++pd->joined == nranks) {
-		pd->result = setup(pd->sh);
+		pd->result = setup(pd->sh, pd->sh->comm[0]);
 		pd->ready = true;
 		pthread_cond_broadcast(&reg_cv);
 	}
@@ -353,6 +370,90 @@ SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcc
 	}
 	*comm = c;
 	return swcclSuccess;
+}
+
+/* Each rank is a process of its own: this one's rank, the others' places. */
+static swcclResult_t join_process(swcclComm_t *comm, int nranks, const swcclUniqueId *id,
+				  int rank, int dev, struct swccl_boot *boot,
+				  const struct swccl_xproc_rec *all)
+{
+	struct swccl_shared *sh = shared_new(nranks);
+	swcclComm_t c = sh ? comm_new(sh, rank, dev) : NULL;
+	swcclResult_t r;
+
+	if (!c) {
+		if (sh)
+			shared_free(sh, true);
+		swccl_boot_close(boot);
+		return swccl_fail(NULL, swcclSystemError, "swcclCommInitRank: out of memory");
+	}
+	memcpy(sh->id, id->internal, sizeof(id->internal));
+	c->cg = all[rank].cg;
+	c->card = all[rank].card;
+	r = swccl_xproc_attach(sh, rank, boot, all);
+	if (!r)
+		r = setup(sh, c);
+	if (r) {
+		swccl_fail(NULL, r, "%s", c->lasterr);
+		for (int q = 0; q < nranks; q++)
+			if (sh->comm[q] != c)
+				free(sh->comm[q]);
+		shared_free(sh, true);
+		free(c);
+		return r;
+	}
+	*comm = c;
+	return swcclSuccess;
+}
+
+SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcclUniqueId id,
+					     int rank)
+{
+	struct swccl_xproc_rec me, *all;
+	struct swccl_boot *boot;
+	swcclResult_t r;
+	char why[256];
+	int dev, here = 0, with = -1;
+
+	if (!comm || nranks < 1 || nranks > SWCCL_MAX_RANKS || rank < 0 || rank >= nranks ||
+	    sdaaGetDevice(&dev))
+		return swccl_fail(NULL, swcclInvalidArgument, "swcclCommInitRank: rank %d of %d "
+				  "(1..%d ranks), a comm pointer and a current device", rank,
+				  nranks, SWCCL_MAX_RANKS);
+	r = swccl_xproc_rec(dev, &me, why, sizeof(why));
+	if (r)
+		return swccl_fail(NULL, r, "swcclCommInitRank: %s", why);
+	all = calloc((size_t)nranks, sizeof(*all));
+	if (!all)
+		return swccl_fail(NULL, swcclSystemError, "swcclCommInitRank: out of memory");
+	/* Everyone's place, through the id's root (TCP: any process, any host). */
+	if (swccl_boot_join(&id, rank, nranks, &me, sizeof(me), all, swccl_timeout_s(), &boot,
+			    why, sizeof(why))) {
+		free(all);
+		return swccl_fail(NULL, strstr(why, "not an id") ? swcclInvalidArgument :
+				  strstr(why, "SWCCL_TIMEOUT") ? swcclTimeout : swcclRemoteError,
+				  "swcclCommInitRank: rank %d of %d: %s", rank, nranks, why);
+	}
+	for (int q = 0; q < nranks; q++)
+		if (all[q].pid == me.pid && !strcmp(all[q].host, me.host)) {
+			here++;
+			with = q != rank ? q : with;
+		}
+	if (here == nranks) {
+		swccl_boot_close(boot);
+		free(all);
+		return join_threads(comm, nranks, &id, rank, dev);
+	}
+	if (here > 1) {
+		swccl_boot_close(boot);
+		free(all);
+		return swccl_fail(NULL, swcclInvalidUsage, "swcclCommInitRank: ranks %d and %d are "
+				  "in one process and other ranks elsewhere: a comm is all in one "
+				  "process or one rank per process", rank, with);
+	}
+	r = join_process(comm, nranks, &id, rank, dev, boot, all);
+	free(all);
+	return r;
 }
 
 /* Wait (bounded) until every launched collective has finished everywhere. */

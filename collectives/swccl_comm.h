@@ -14,10 +14,12 @@
 struct swccl_inst;
 struct swccl_plan_cache;
 struct swccl_model;
+struct swccl_xproc;
 
 /* The state the ranks of one communicator share. */
 struct swccl_shared {
 	int nranks, refs;
+	int nlocal;				/* ranks of this process */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct swcclComm *comm[SWCCL_MAX_RANKS];
@@ -69,12 +71,18 @@ struct swccl_shared {
 	int fabric_id[SWCCL_MAX_RANKS];
 	struct swai_topo *topo;			/* SWCCL_TOPO, loaded on first use */
 	bool topo_tried;
+	struct swccl_xmodel *xmodel;		/* the cards' model (swccl_xcost.c) */
+	bool xmodel_tried;
+	/* one rank per process (swccl_xproc.c); NULL: all ranks are here */
+	struct swccl_xproc *xproc;
 };
 
 struct swcclComm {
 	struct swccl_shared *sh;
 	int rank, dev, cg;
 	int card;				/* sdaaDeviceProp.card of the rank */
+	bool remote;				/* a rank of another process: its place only */
+	int pid;				/* remote: its process */
 	swcclAlgo_t algo;
 	uint64_t seq;				/* calls posted by this rank */
 	struct swcclCallInfo last;
@@ -93,6 +101,8 @@ enum swccl_param {
 	SWCCL_PARAM_CSC1_CHUNKS,	/* SWCCL_CSC1_CHUNKS: pipeline depth, 0 = choose */
 	SWCCL_PARAM_PLAN_CACHE,		/* SWCCL_PLAN_CACHE: plans kept per comm */
 	SWCCL_PARAM_TOPO,		/* SWCCL_TOPO: the cards' topology file or preset */
+	SWCCL_PARAM_COMM_ID,		/* SWCCL_COMM_ID: the bootstrap root, host:port */
+	SWCCL_PARAM_SOCKET_IFNAME,	/* SWCCL_SOCKET_IFNAME: the root's interface */
 	SWCCL_NPARAMS
 };
 /* The variable's value, or its default. */

@@ -141,11 +141,9 @@ static const struct swai_engine_ops model_ops = {
 
 /* --- the model --- */
 
-struct swccl_model *swccl_model_new(const struct swccl_call *c,
-				    const struct swai_engine_arith *arith)
+void swccl_timing_props(const struct sdaaTimingParams *t, struct swai_timing_props *tp)
 {
-	const struct sdaaTimingParams *t = &c->tp;
-	struct swai_timing_props tp = {
+	*tp = (struct swai_timing_props){
 		.ring_mbps = t->ringMBps, .ring_total_mbps = t->ringTotalMBps,
 		.local_mbps = t->localMBps, .pcie_mbps = t->pcieMBps, .ldm_mbps = t->ldmMBps,
 		.t_launch_ns = t->launchNs, .t_sync_ns = t->syncNs, .t_step_ns = t->stepNs,
@@ -154,10 +152,17 @@ struct swccl_model *swccl_model_new(const struct swccl_call *c,
 		.f32_gflops = t->f32Gflops ? t->f32Gflops : 1,
 		.bf16_gflops = t->bf16Gflops ? t->bf16Gflops : 1,
 	};
+}
+
+struct swccl_model *swccl_model_new(const struct swccl_call *c,
+				    const struct swai_engine_arith *arith)
+{
+	struct swai_timing_props tp;
 	struct swccl_model *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
+	swccl_timing_props(&c->tp, &tp);
 	swai_engine_init(&m->e, &tp, c->ldm, &model_ops, m);
 	m->data = arith != NULL;
 	if (m->data)

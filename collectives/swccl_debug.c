@@ -73,6 +73,9 @@ void swccl_log(int lvl, unsigned int subsys, const char *fmt, ...)
 	fprintf(stderr, "swccl %s %s %s\n", tag[lvl], subsys_name[i], line);
 }
 
+/* A failure with no communicator yet (swcclCommInitRank): the thread's. */
+static __thread char thread_err[512];
+
 swcclResult_t swccl_fail(swcclComm_t comm, swcclResult_t r, const char *fmt, ...)
 {
 	char msg[512];
@@ -81,8 +84,7 @@ swcclResult_t swccl_fail(swcclComm_t comm, swcclResult_t r, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (comm)
-		snprintf(comm->lasterr, sizeof(comm->lasterr), "%s", msg);
+	snprintf(comm ? comm->lasterr : thread_err, sizeof(thread_err), "%s", msg);
 	swccl_log(SWCCL_LOG_WARN, SWCCL_COLL, "%s: %s", swcclGetErrorString(r), msg);
 	return r;
 }
@@ -105,9 +107,7 @@ SWCCL_EXPORT const char *swcclGetErrorString(swcclResult_t r)
 
 SWCCL_EXPORT const char *swcclGetLastError(swcclComm_t comm)
 {
-	static const char none[] = "";
-
-	return comm ? comm->lasterr : none;
+	return comm ? comm->lasterr : thread_err;
 }
 
 SWCCL_EXPORT swcclResult_t swcclGetVersion(int *version)

@@ -10,7 +10,8 @@
  * order.  A call returns once it is launched (a host-synchronised one:
  * done), so work the caller queues afterwards on its stream comes after it.
  * A rank that does not join within SWCCL_TIMEOUT fails the call with a
- * message naming it.
+ * message naming it.  With one rank per process (swccl_xproc.c) the set is
+ * this process's rank alone; the others meet it on the cards.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,45 @@ static struct swccl_inst *inst_find(struct swccl_shared *sh, uint64_t seq, bool 
 		*pp = i;
 	}
 	return i;
+}
+
+/* @b if it is a buffer, else one placed like @like, apart from it. */
+static struct swccl_buf stand_in(struct swccl_buf b, const struct swccl_buf *like)
+{
+	if (b.va || !like->va)
+		return b;
+	b = *like;
+	b.va = like->va ^ (1ULL << 38);		/* not in place: nowhere near */
+	return b;
+}
+
+/*
+ * The ranks of other processes (swccl_xproc.c): their places, and buffers
+ * placed like ours -- all a rank's own program needs of them, and what the
+ * cost model assumes of them, so that every process makes the same choice
+ * from the same call.  A root's buffer that ours lacks (Broadcast's send,
+ * Reduce's receive) is placed like the one we have.
+ */
+static void mirror_remote(struct swccl_shared *sh, struct swccl_call *c)
+{
+	struct swccl_rank like;
+	int me = 0;
+
+	while (me < sh->nranks && sh->comm[me]->remote)
+		me++;
+	like = c->r[me];
+	like.send = stand_in(like.send, &c->r[me].recv);
+	like.recv = stand_in(like.recv, &c->r[me].send);
+	for (int q = 0; q < sh->nranks; q++) {
+		if (!sh->comm[q]->remote)
+			continue;
+		c->r[q] = like;
+		c->r[q].stream = NULL;
+		c->r[q].dev = -1;
+		c->r[q].cg = sh->comm[q]->cg;
+		c->r[q].send.cg = c->r[q].recv.cg = sh->comm[q]->cg;
+	}
+	c->xremote = true;
 }
 
 static void inst_drop(struct swccl_shared *sh, struct swccl_inst *inst)
@@ -113,7 +153,9 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 		inst->bad = true;
 	}
 	inst->call.r[comm->rank] = rk;
-	if (++inst->arrived == sh->nranks) {
+	if (++inst->arrived == sh->nlocal) {
+		if (sh->xproc)
+			mirror_remote(sh, &inst->call);
 		/* Launch in sequence order: collectives share the semaphores. */
 		while (sh->executed != *seq - 1 && !sh->failed)
 			pthread_cond_wait(&sh->cv, &sh->mu);
@@ -128,11 +170,12 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 						  (unsigned long long)*seq);
 		if (!sh->failed && !inst->bad && inst->call.count) {
 			pthread_mutex_unlock(&sh->mu);
-			inst->result = swccl_execute(sh, &inst->call, sh->comm[0] == comm ?
-						     comm : sh->comm[0]);
-			if (inst->result && sh->comm[0] != comm)
+			swcclComm_t comm0 = sh->xproc ? comm : sh->comm[0];
+
+			inst->result = swccl_execute(sh, &inst->call, comm0);
+			if (inst->result && comm0 != comm)
 				snprintf(comm->lasterr, sizeof(comm->lasterr), "%s",
-					 sh->comm[0]->lasterr);
+					 comm0->lasterr);
 			pthread_mutex_lock(&sh->mu);
 		}
 		inst->done = true;
@@ -151,7 +194,7 @@ static void missing(struct swccl_shared *sh, uint64_t seq, char *buf, size_t n)
 
 	buf[0] = 0;
 	for (int r = 0; r < sh->nranks && len < n; r++)
-		if (sh->comm[r]->seq < seq)
+		if (!sh->comm[r]->remote && sh->comm[r]->seq < seq)
 			len += (size_t)snprintf(buf + len, n - len, "%srank %d (CG %d)",
 						len ? ", " : "", r, sh->comm[r]->cg);
 }
@@ -203,9 +246,9 @@ swcclResult_t swccl_wait(swcclComm_t comm, uint64_t seq)
 		return r;
 	}
 	r = inst->result;
-	if (r && sh->comm[0] != comm)
+	if (r && !sh->xproc && sh->comm[0] != comm)
 		snprintf(comm->lasterr, sizeof(comm->lasterr), "%s", sh->comm[0]->lasterr);
-	if (++inst->consumed == sh->nranks)
+	if (++inst->consumed == sh->nlocal)
 		inst_drop(sh, inst);
 	pthread_mutex_unlock(&sh->mu);
 	return r;

@@ -23,6 +23,8 @@ static swcclResult_t host_wait(struct swccl_shared *sh, struct swccl_call *c, in
 	for (int r = 0; r < c->nranks; r++) {
 		sdaaError_t e;
 
+		if (sh->comm[r]->remote)
+			continue;
 		sdaaSetDevice(c->r[r].dev);
 		e = sdaaStreamSynchronizeTimeout(c->r[r].stream, ms);
 		if (e == sdaaErrorTimeout) {
@@ -85,7 +87,8 @@ static swcclResult_t run(struct swccl_shared *sh, struct swccl_call *c,
 		swccl_launched(sh, c, pl->how);
 	for (int p = 0; p < s->nphases && !res; p++) {
 		for (int r = 0; r < c->nranks && !res; r++)
-			res = launch_rank(c, pl, p, r, comm0);
+			if (!sh->comm[r]->remote)	/* its own process launches it */
+				res = launch_rank(c, pl, p, r, comm0);
 		/* Ranks already launched wait on the card for this one: release them. */
 		if (res && !s->host_sync)
 			swccl_fail_shared(sh, res, comm0->lasterr);
@@ -110,7 +113,8 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 	sdaaSetDevice(dev);
 	if (!res)
 		for (int r = 0; r < c->nranks; r++)
-			sh->comm[r]->last = (struct swcclCallInfo){
+			if (!sh->comm[r]->remote)
+				sh->comm[r]->last = (struct swcclCallInfo){
 				.algo = pl.algo, .launches = pl.launches,
 				.host_syncs = pl.host_syncs, .predicted_us = pl.us,
 				.transfer_us = pl.transfer_us, .fused = pl.fused };

@@ -168,7 +168,8 @@ static bool direct(const struct swccl_call *c, const struct swai_sched *s, int b
 	const struct swai_sched_rank *rk = &s->ranks[b];
 	const struct swai_step *st = &rk->steps[j];
 
-	if (st->op != SWAI_STEP_RECV || in_place(c, s, b))
+	/* With ranks in other processes a sender knows no receiver's buffer. */
+	if (st->op != SWAI_STEP_RECV || c->xremote || in_place(c, s, b))
 		return false;
 	for (int k = 0; k < j; k++)
 		if (touches(&rk->steps[k], st->dst_buf, st->dst_off, st->count))

@@ -22,6 +22,8 @@ static const struct {
 	[SWCCL_PARAM_CSC1_CHUNKS] = { "SWCCL_CSC1_CHUNKS", "0" },
 	[SWCCL_PARAM_PLAN_CACHE] = { "SWCCL_PLAN_CACHE", "64" },
 	[SWCCL_PARAM_TOPO] = { "SWCCL_TOPO", "mesh8" },
+	[SWCCL_PARAM_COMM_ID] = { "SWCCL_COMM_ID", "" },
+	[SWCCL_PARAM_SOCKET_IFNAME] = { "SWCCL_SOCKET_IFNAME", "" },
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

@@ -59,6 +59,9 @@ struct swccl_cost {
 	double us, transfer_us;
 };
 struct swai_engine_arith;
+struct swai_timing_props;
+/* The engine's timing parameters from the card's (sdaaDeviceGetTimingParams). */
+void swccl_timing_props(const struct sdaaTimingParams *t, struct swai_timing_props *tp);
 /*
  * A model of the card a call of @c's shape runs on.  With @arith the
  * engine also computes (the host unit tests: device addresses are host

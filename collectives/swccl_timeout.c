@@ -18,6 +18,9 @@
  * peers' jobs write: the message names the card, core group and peer each
  * rank waits on, and a job that never gets its message ends when the
  * driver's job timeout (swai.ko job_timeout_ms, 10 s) resets its queue.
+ * With one rank per process, a peer process of this host that has ended
+ * fails the communicator at once, naming it, without waiting for the
+ * timeout (swccl_xproc_dead).
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +28,7 @@
 
 #include "swccl_algo.h"
 #include "swccl_kind.h"
+#include "swccl_xproc.h"
 
 double swccl_timeout_s(void)
 {
@@ -63,7 +67,7 @@ static const char *step_name(unsigned step)
 bool swccl_all_done(struct swccl_shared *sh, uint64_t seq)
 {
 	for (int r = 0; r < sh->nranks; r++)
-		if (rd(&sh->sems_host->progress[r]) < (seq << 8 | SWCCL_STEP_DONE))
+		if (!sh->comm[r]->remote && rd(&sh->sems_host->progress[r]) < (seq << 8 | SWCCL_STEP_DONE))
 			return false;
 	return true;
 }
@@ -75,6 +79,8 @@ void swccl_describe_stall(struct swccl_shared *sh, uint64_t seq, char *buf, size
 	for (int r = 0; r < sh->nranks && len < n; r++) {
 		uint64_t p = rd(&sh->sems_host->progress[r]);
 
+		if (sh->comm[r]->remote)	/* its own process reports it */
+			continue;
 		if (p >> 8 < seq && sh->xcard)
 			len += (size_t)snprintf(buf + len, n - len,
 						"; rank %d (card %d, CG %d) has not started it (not "
@@ -169,8 +175,19 @@ static void *watchdog(void *arg)
 		struct timespec ts;
 		struct swccl_open *o = oldest_open(sh);
 
+		int dead = o && !sh->failed ? swccl_xproc_dead(sh) : -1;
+
 		if (o && sh->failed) {
 			swccl_release(sh);	/* programs past one barrier meet the next */
+		} else if (dead >= 0) {
+			snprintf(sh->failmsg, sizeof(sh->failmsg), "%s: rank %d (card %d, CG %d, "
+				 "process %d) exited: the communicator is broken (swcclCommAbort "
+				 "it)", o->what, dead, sh->comm[dead]->card, sh->comm[dead]->cg,
+				 sh->comm[dead]->pid);
+			swccl_log(SWCCL_LOG_WARN, SWCCL_COLL, "%s", sh->failmsg);
+			sh->failed = swcclRemoteError;
+			swccl_release(sh);
+			pthread_cond_broadcast(&sh->cv);
 		} else if (o && swccl_now() - o->at > swccl_timeout_s()) {
 			char msg[512];
 			int len;

@@ -3,12 +3,12 @@
  * swccl_xcard.c - the collectives between cards as algorithms of libswccl:
  * for each collective and each generator of the cluster library (RING,
  * MESH1, MESH2, HD, NHR, RB), a struct swccl_algo whose programs are the
- * generator's schedule lowered by swccl_lower.c, and whose cost is the
- * schedule on the topology (SWCCL_TOPO, default mesh8 -- the file the
- * emulated node's fabric is built from -- with ranks at their cards'
- * fabric indices): seed 000's alpha-beta model with link contention, the
- * card's parameters for alpha.  That estimate picks the algorithm; the
- * card's modeled time of the lowered programs is what the run reports.
+ * generator's schedule lowered by swccl_lower.c, and whose cost is those
+ * programs run on the model of the cards (swccl_xcost.c, on the topology
+ * SWCCL_TOPO -- default mesh8, the file the emulated node's fabric is built
+ * from -- with ranks at their cards' fabric indices): the emulator's
+ * modeled time, exactly.  Where that model cannot be built, seed 000's
+ * alpha-beta estimate of the schedule with link contention stands in.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 #include "swai-gen.h"
 #include "swai-sched-cost.h"
 #include "swai-topo.h"
+#include "swccl_plan.h"
 #include "swccl_xcard.h"
 
 static enum swai_coll coll_of(enum swccl_coll c)
@@ -176,7 +177,7 @@ static const struct swai_topo *topo(struct swccl_shared *sh)
 	return sh->topo;
 }
 
-double swccl_xcard_estimate(const struct swccl_call *c, const struct swccl_algo *a)
+static double estimate(const struct swccl_call *c, const struct swccl_algo *a)
 {
 	struct swai_sched_cost_out out;
 	struct swai_timing_props tp;
@@ -205,6 +206,66 @@ double swccl_xcard_estimate(const struct swccl_call *c, const struct swccl_algo 
 	return (double)c->tp.launchNs / 1e3 + (double)out.ps / 1e6;
 }
 
+/*
+ * @c with the addresses a model run classifies by, and no history: each
+ * rank's memory in a window of its own beyond every device address (39
+ * bits), the user buffers at their offsets (so in place stays in place,
+ * and ranks of other processes, whose buffers mirror ours, stay apart).
+ */
+static void model_call(const struct swccl_call *c, const struct swccl_algo *a,
+		       struct swccl_call *m)
+{
+	*m = *c;
+	m->xland_bytes = a->scratch(c);
+	m->xcalls = 0;
+	memset(m->xsent, 0, sizeof(m->xsent));
+	for (int r = 0; r < c->nranks; r++) {
+		uint64_t win = (1ULL << 46) + ((uint64_t)r << 41);
+
+		m->xflags[r] = win;
+		m->xland[r] = win + (1ULL << 20);
+		if (m->r[r].send.va)
+			m->r[r].send.va = win + (1ULL << 40) + (c->r[r].send.va & ((1ULL << 40) - 1));
+		if (m->r[r].recv.va)
+			m->r[r].recv.va = win + (1ULL << 40) + (c->r[r].recv.va & ((1ULL << 40) - 1));
+	}
+}
+
+double swccl_xcard_cost(struct swccl_shared *sh, const struct swccl_call *c,
+			const struct swccl_algo *a)
+{
+	struct swccl_call *m;
+	struct swccl_sched s;
+	char why[512];
+	double us = -1;
+
+	if (!c->topo)
+		return a->algo == swcclAlgoRing ? 0 : -1;
+	if (!sh->xmodel_tried) {
+		sh->xmodel_tried = true;
+		sh->xmodel = swccl_xmodel_new(c, swccl_param(SWCCL_PARAM_TOPO), why, sizeof(why));
+		if (!sh->xmodel)
+			swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "no model of the cards (%s): the "
+				  "schedules' estimates choose", why);
+	}
+	if (!sh->xmodel)
+		return estimate(c, a);
+	m = malloc(sizeof(*m));
+	if (!m)
+		return estimate(c, a);
+	model_call(c, a, m);
+	swccl_sched_init(&s, c->nranks, false);
+	swccl_sched_algo(&s, m, a);
+	if (s.nomem || swccl_xmodel_run(sh->xmodel, m, &s, &us, why, sizeof(why))) {
+		swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "%s between cards: %s", a->name,
+			  s.nomem ? "no memory for its programs" : why);
+		us = estimate(c, a);
+	}
+	swccl_sched_free(&s);
+	free(m);
+	return us;
+}
+
 void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
 {
 	c->xcard = sh->xcard;
@@ -216,6 +277,7 @@ void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
 
 void swccl_xcard_free(struct swccl_shared *sh)
 {
+	swccl_xmodel_free(sh->xmodel);
 	if (sh->topo) {
 		swai_topo_free(sh->topo);
 		free(sh->topo);

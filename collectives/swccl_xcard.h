@@ -33,8 +33,22 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
  */
 void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
 		      const struct swccl_algo *a);
-/* The topology's estimate of @a on @c, us (swai-sched-cost.h); -1 if none. */
-double swccl_xcard_estimate(const struct swccl_call *c, const struct swccl_algo *a);
+/*
+ * What @a takes on @c, us: its lowered programs on the model of the cards
+ * (swccl_xcost.c), or if that cannot be built the schedule's estimate on
+ * the topology (swai-sched-cost.h); -1 if there is no topology.
+ */
+double swccl_xcard_cost(struct swccl_shared *sh, const struct swccl_call *c,
+			const struct swccl_algo *a);
+
+/* swccl_xcost.c: one engine per card, joined by the device model's fabric. */
+struct swccl_xmodel;
+struct swccl_sched;
+struct swccl_xmodel *swccl_xmodel_new(const struct swccl_call *c, const char *topology,
+				      char *why, size_t n);
+void swccl_xmodel_free(struct swccl_xmodel *m);
+int swccl_xmodel_run(struct swccl_xmodel *m, const struct swccl_call *c,
+		     const struct swccl_sched *s, double *us, char *why, size_t n);
 /* The call's view of the comm: across cards or not, ranks' cards, topology. */
 void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c);
 void swccl_xcard_free(struct swccl_shared *sh);

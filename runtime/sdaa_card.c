@@ -63,8 +63,8 @@ static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 	/* The process's context on the card: logs name jobs by it. */
 	if (!drmIoctl(card->fd, DRM_IOCTL_SWAI_MEM_INFO, &mi))
 		xc->asid = mi.asid;
-	/* The process's host clock starts where the card is now. */
-	xc->hclock = xc->timing.clock_ns;
+	/* The process's host clock is no earlier than where the card is now. */
+	sdaa_model_advance(sdaa_hclock(), xc->timing.clock_ns, 0);
 	bufpair_init(&xc->bounce);
 	for (int i = 0; i < xc->nq; i++) {
 		struct sdaa_queue *q = &xc->q[i];
@@ -87,8 +87,16 @@ static sdaaError_t xcard_init(int index, struct sdaa_xcard *xc)
 			return sdaaErrorHostMemoryAllocation;
 	}
 	sdaa_log(SDAA_LOG_DEBUG, SDAA_SUB_INIT, "card %d: %d queues, host clock starts at %llu ns",
-		 card->minor, xc->nq, (unsigned long long)xc->hclock);
+		 card->minor, xc->nq,
+		 (unsigned long long)__atomic_load_n(sdaa_hclock(), __ATOMIC_RELAXED));
 	return sdaaSuccess;
+}
+
+uint64_t *sdaa_hclock(void)
+{
+	static uint64_t h;
+
+	return &h;
 }
 
 struct sdaa_xcard *sdaa_xcard_peek(int index)
@@ -200,7 +208,7 @@ static sdaaError_t timing_params(struct sdaaTimingParams *p, int device)
 		.localMBps = t.local_mbps, .pcieMBps = t.pcie_mbps, .ldmMBps = t.ldm_mbps,
 		.launchNs = t.launch_ns, .syncNs = t.sync_ns, .stepNs = t.step_ns,
 		.barrierNs = t.barrier_ns, .dmaNs = t.dma_ns, .cardClockNs = t.clock_ns,
-		.hostClockNs = __atomic_load_n(&q->xc->hclock, __ATOMIC_RELAXED),
+		.hostClockNs = __atomic_load_n(sdaa_hclock(), __ATOMIC_RELAXED),
 		.resets = t.resets, .f32Gflops = t.f32_gflops, .bf16Gflops = t.bf16_gflops,
 	};
 	return sdaaSuccess;

@@ -154,7 +154,7 @@ SDAA_API sdaaError_t sdaaEventRecord(sdaaEvent_t event, sdaaStream_t stream)
 	}
 	pthread_mutex_lock(&e->lock);
 	e->front = s->front;
-	e->h_rec = __atomic_load_n(&s->q->xc->hclock, __ATOMIC_RELAXED);
+	e->h_rec = __atomic_load_n(sdaa_hclock(), __ATOMIC_RELAXED);
 	e->recorded = 1;
 	e->done = 0;
 	e->gen++;

@@ -78,7 +78,6 @@ struct sdaa_xcard {
 	int nq;				/* queues (core groups) */
 	uint32_t asid;			/* the process's context (MEM_INFO) */
 	struct drm_swai_query_timing timing;
-	uint64_t hclock;		/* modeled host time H, atomic */
 	int sticky;			/* sdaaError_t, atomic; 0 while healthy */
 	uint64_t newest_job;		/* newest job id of the card's file, atomic */
 	uint64_t waited[SDAA_MAX_CG];	/* newest point the host waited for */
@@ -105,6 +104,13 @@ sdaaError_t sdaa_card_sticky(int index);
 sdaaError_t sdaa_errno_error(int e);
 
 int64_t sdaa_now_ns(void);
+/*
+ * The process's modeled host time H, atomic: one for all cards (a host that
+ * waited for a job of one card launches on another after that), starting
+ * at the first card's clock and moved up to each card's when it is first
+ * used (Documentation/runtime.md, "Modeled time").
+ */
+uint64_t *sdaa_hclock(void);
 /* The absolute deadline @ms from now. */
 int64_t sdaa_deadline(unsigned int ms);
 

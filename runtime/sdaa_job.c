@@ -105,7 +105,7 @@ sdaaError_t sdaa_wait(struct sdaa_xcard *xc, int cg, struct sdaa_fence f, int64_
 		 (unsigned long long)w.wall_ns, (unsigned long long)w.bytes,
 		 flags & SDAA_WAIT_HOST ? " (host wait)" : "");
 	if (flags & SDAA_WAIT_HOST && w.end_ns)
-		sdaa_model_advance(&xc->hclock, w.end_ns, xc->timing.sync_ns);
+		sdaa_model_advance(sdaa_hclock(), w.end_ns, xc->timing.sync_ns);
 	if (flags & SDAA_WAIT_HOST) {
 		uint64_t old = __atomic_load_n(&xc->waited[cg], __ATOMIC_RELAXED);
 
@@ -290,7 +290,7 @@ sdaaError_t sdaa_submit(struct sdaa_queue *q, const struct swai_insn *insns, siz
 		.flags = DRM_SWAI_SYNC_TIMELINE,
 		.point = q->point + 1,
 	};
-	h = __atomic_load_n(&xc->hclock, __ATOMIC_RELAXED);
+	h = __atomic_load_n(sdaa_hclock(), __ATOMIC_RELAXED);
 	s.not_before_ns = dep_nb > h ? dep_nb : h;
 	if (drmIoctl(xc->card->fd, DRM_IOCTL_SWAI_SUBMIT, &s)) {
 		err = submit_error(xc, errno);

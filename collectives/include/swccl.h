@@ -109,20 +109,26 @@ typedef struct {
 
 swcclResult_t swcclGetVersion(int *version);
 const char *swcclGetErrorString(swcclResult_t result);
-/* The last failure's detail (which rank/CG, which step), per comm. */
+/*
+ * The last failure's detail (which rank/CG, which step), per comm; NULL:
+ * the calling thread's last failure without a comm (swcclCommInitRank).
+ */
 const char *swcclGetLastError(swcclComm_t comm);
 
 /*
  * One communicator per listed device (ndev ranks, devlist[i] is rank i's
- * libsdaa device; NULL means devices 0 .. ndev-1), all in this process.
- * All devices must be core groups of one card (the collectives run over its
- * Global-HBM and ring).
+ * libsdaa device; NULL means devices 0 .. ndev-1), all in this process:
+ * core groups of one card (the collectives run over its Global-HBM and
+ * ring), or one core group of each of several cards of one fabric.
  */
 swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const int *devlist);
 /*
- * One rank per call: nranks threads of this process each call it with the
- * same id (from swcclGetUniqueId) and their rank, on the thread's current
- * device.  Blocks until all ranks have joined.
+ * One rank per call, on the caller's current device, with the same id
+ * (from swcclGetUniqueId, made once and passed to every rank) and its
+ * rank: nranks threads of this process, or -- one rank per card of one
+ * fabric -- nranks processes, which join over TCP (the id names the root
+ * swcclGetUniqueId started) and share their memory through IPC handles.
+ * Blocks until all ranks have joined, at most SWCCL_TIMEOUT seconds.
  */
 swcclResult_t swcclGetUniqueId(swcclUniqueId *uniqueId);
 swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks,

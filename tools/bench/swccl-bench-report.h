@@ -16,6 +16,7 @@ struct bench_row {
 	swcclDataType_t type;
 	swcclRedOp_t op;
 	swcclAlgo_t algo;
+	swcclAlgo_t chosen;	/* what ran: algo, or AUTO's choice */
 	int nranks, cards;	/* cards: 1 for a comm of one card's core groups */
 	size_t bytes, count;
 	double time_us;		/* modeled: max over ranks from a common start */

@@ -419,6 +419,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 		fprintf(stderr, "swccl-bench: asked for %s, %s ran\n", bench_algo_name(algo),
 			bench_algo_name(info.algo));
 	row.algo = algo == swcclAlgoAuto ? algo : info.algo;
+	row.chosen = info.algo;
 	row.transfer_us = info.transfer_us;
 	row.predicted_us = info.predicted_us;
 	row.launches = info.launches;

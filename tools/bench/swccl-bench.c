@@ -124,13 +124,18 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		default: usage();
 		}
 	}
-	/* -a all: the algorithms of the comm's kind, between cards or within one. */
+	/*
+	 * -a all: the algorithms of the comm's kind, between cards or within
+	 * one; between cards also AUTO, whose row says what the cost chose.
+	 */
 	for (int a = swcclAlgoRing; o->all && a < swcclNumAlgos; a++) {
 		bool xcard = a == swcclAlgoRing || a >= swcclAlgoMesh1;
 
 		if (o->cards ? xcard : a <= swcclAlgoCsc1)
 			o->algos[o->nalgos++] = (swcclAlgo_t)a;
 	}
+	if (o->all && o->cards)
+		o->algos[o->nalgos++] = swcclAlgoAuto;
 	if (o->cards)
 		o->nranks = o->cards;
 	if (optind != argc - 1 || bench_coll_parse(argv[optind], &o->coll) ||

@@ -134,13 +134,29 @@ struct swai_engine_cg {
     struct swai_seq_sb sb;      /* LDM scoreboard of the job */
 };
 
-/* When the card last wrote a semaphore (BARRIER/WAIT release times). */
+/*
+ * When the card wrote a semaphore (BARRIER/WAIT release times): its last
+ * writes with their values, so that a wait released by an early value ends
+ * at that value's time however late it looks -- which a wait that polls
+ * while a peer card runs ahead would otherwise not (datasheet §15.4).
+ */
+#define SWAI_SEM_WRITES     8
 struct swai_engine_sem {
     bool used, host;
     uint64_t addr;
-    uint64_t ps;
+    uint64_t ps;                /* the latest write's time */
+    unsigned n, head;           /* writes remembered; the next slot */
+    struct {
+        uint64_t val, ps;
+    } w[SWAI_SEM_WRITES];
 };
 #define SWAI_ENGINE_SEMS    64
+
+/* What a BARRIER or WAIT waits for: the value reaches (or equals) target. */
+struct swai_sem_want {
+    uint64_t target;
+    bool eq;
+};
 
 struct swai_engine;
 
@@ -181,12 +197,14 @@ struct swai_engine_ops {
                             uint64_t ready_ps, uint64_t bytes, bool first);
     /*
      * Optional: the semaphore at HBM address @addr of peer card @card was
-     * written at @ps (it is there the route's latency later), and when it
-     * was last written as seen from here (0: no constraint).
+     * set to @val at @ps (it is there the route's latency later), and when
+     * it came to hold what @want asks, as seen from here (0: no
+     * constraint).
      */
     void (*fabric_sem_store)(void *opaque, unsigned card, uint64_t addr,
-                             uint64_t ps);
-    uint64_t (*fabric_sem_time)(void *opaque, unsigned card, uint64_t addr);
+                             uint64_t val, uint64_t ps);
+    uint64_t (*fabric_sem_time)(void *opaque, unsigned card, uint64_t addr,
+                                const struct swai_sem_want *want);
     /* Around the bulk of a step; NULL: nothing to drop. */
     void (*unlock)(void *opaque);
     void (*lock)(void *opaque);

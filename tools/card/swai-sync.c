@@ -13,14 +13,23 @@
 
 /* --- when the card last wrote each semaphore --- */
 
+static void remember(struct swai_engine_sem *r, uint64_t val, uint64_t ps)
+{
+    r->ps = ps > r->ps ? ps : r->ps;
+    r->w[r->head].val = val;
+    r->w[r->head].ps = r->ps;
+    r->head = (r->head + 1) % SWAI_SEM_WRITES;
+    r->n += r->n < SWAI_SEM_WRITES;
+}
+
 void swai_sync_record(struct swai_engine *e, bool host, uint64_t addr,
-                      uint64_t ps)
+                      uint64_t val, uint64_t ps)
 {
     struct swai_engine_sem *r, *victim = &e->sem[0];
 
     for (r = e->sem; r < e->sem + SWAI_ENGINE_SEMS; r++) {
         if (r->used && r->host == host && r->addr == addr) {
-            r->ps = ps > r->ps ? ps : r->ps;
+            remember(r, val, ps);
             return;
         }
         /* Forget an unused slot first, else the oldest update. */
@@ -28,21 +37,39 @@ void swai_sync_record(struct swai_engine *e, bool host, uint64_t addr,
             victim = r;
         }
     }
+    memset(victim, 0, sizeof(*victim));
     victim->used = true;
     victim->host = host;
     victim->addr = addr;
-    victim->ps = ps;
+    remember(victim, val, ps);
+}
+
+static bool satisfies(uint64_t v, const struct swai_sem_want *want)
+{
+    return want->eq ? v == want->target : v >= want->target;
 }
 
 uint64_t swai_sync_written_at(const struct swai_engine *e, bool host,
-                              uint64_t addr)
+                              uint64_t addr, const struct swai_sem_want *want)
 {
     const struct swai_engine_sem *r;
+    uint64_t t;
+    unsigned k, i;
 
     for (r = e->sem; r < e->sem + SWAI_ENGINE_SEMS; r++) {
-        if (r->used && r->host == host && r->addr == addr) {
-            return r->ps;
+        if (!r->used || r->host != host || r->addr != addr) {
+            continue;
         }
+        /* Newest to oldest while each write satisfies the wait. */
+        t = r->ps;
+        for (k = 1; k <= r->n; k++) {
+            i = (r->head + SWAI_SEM_WRITES - k) % SWAI_SEM_WRITES;
+            if (!satisfies(r->w[i].val, want)) {
+                break;
+            }
+            t = r->w[i].ps;
+        }
+        return t;
     }
     return 0;   /* written by the host, or forgotten: no constraint */
 }
@@ -98,10 +125,10 @@ static int sem_store(struct swai_engine *e, unsigned cg, uint64_t va,
         return r;
     }
     if (m.tier != SWAI_TIER_FABRIC) {
-        swai_sync_record(e, m.host, m.addr, e->cg[cg].clock_ps);
+        swai_sync_record(e, m.host, m.addr, v, e->cg[cg].clock_ps);
     } else if (e->ops->fabric_sem_store) {
         /* The owner card remembers it, for its own waiters and others'. */
-        e->ops->fabric_sem_store(e->opaque, m.card, m.addr,
+        e->ops->fabric_sem_store(e->opaque, m.card, m.addr, v,
                                  e->cg[cg].clock_ps);
     }
     return SWAI_JOB_OK;
@@ -111,6 +138,7 @@ int swai_sync_check(struct swai_engine *e, unsigned cg)
 {
     struct swai_engine_cg *c = &e->cg[cg];
     struct swai_engine_job *j = &c->job;
+    struct swai_sem_want want = { j->wait_target, j->wait_eq };
     struct swai_place m;
     uint64_t v, t;
     int r;
@@ -119,14 +147,14 @@ int swai_sync_check(struct swai_engine *e, unsigned cg)
     if (r) {
         return r;
     }
-    if (j->wait_eq ? v != j->wait_target : v < j->wait_target) {
+    if (!satisfies(v, &want)) {
         return SWAI_JOB_OK;
     }
     if (m.tier != SWAI_TIER_FABRIC) {
-        t = swai_sync_written_at(e, m.host, m.addr);
+        t = swai_sync_written_at(e, m.host, m.addr, &want);
     } else {
         t = e->ops->fabric_sem_time ?
-            e->ops->fabric_sem_time(e->opaque, m.card, m.addr) : 0;
+            e->ops->fabric_sem_time(e->opaque, m.card, m.addr, &want) : 0;
     }
     c->clock_ps = (t > c->clock_ps ? t : c->clock_ps) + j->wait_cost_ps;
     j->wait = SWAI_ENGINE_RUN;

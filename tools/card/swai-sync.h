@@ -30,15 +30,22 @@ int swai_sync_check(struct swai_engine *e, unsigned cg);
 
 /*
  * When semaphores were written, for the hosts of several cards joined by
- * a fabric: a peer card's write of a semaphore in this card's HBM (@host
- * false, @addr HBM-physical) is recorded here at the modeled time it
- * arrives, and a peer card's wait on it reads the time here.  A slot is
- * forgotten (oldest first) when SWAI_ENGINE_SEMS are in use; 0: no
- * constraint.
+ * a fabric: a peer card's write of @val to a semaphore in this card's HBM
+ * (@host false, @addr HBM-physical) is recorded here at the modeled time
+ * it arrives, and a peer card's wait on it reads the time here.
+ *
+ * The time a wait ends on is that of the oldest of the latest writes that
+ * all satisfy it: the write that made the value satisfy @want, not a later
+ * one that the waiter happened to see first (times are kept monotone, so a
+ * counter two cards bump is never early).  When the deciding write has been
+ * forgotten (SWAI_SEM_WRITES ago) it is the oldest remembered, which is
+ * late, never early; when no remembered write satisfies it (the host wrote
+ * the value) it is the latest.  A slot is forgotten (oldest first) when
+ * SWAI_ENGINE_SEMS are in use; 0: no constraint.
  */
 void swai_sync_record(struct swai_engine *e, bool host, uint64_t addr,
-                      uint64_t ps);
+                      uint64_t val, uint64_t ps);
 uint64_t swai_sync_written_at(const struct swai_engine *e, bool host,
-                              uint64_t addr);
+                              uint64_t addr, const struct swai_sem_want *want);
 
 #endif /* SWAI_SYNC_H */

@@ -9,7 +9,7 @@
  * route's narrowest bandwidth takes every hop for the same d from the
  * first time all of them are free (cut-through), and its last byte is at
  * the far end the route's latency after it left.  The cost model
- * (swai-sched-cost.c) and the emulated fabric (tools/qemu/swai-fabric.c)
+ * (swai-sched-cost.c) and the emulated fabric (swai-fabric.c)
  * both book through swai_links_book(), so a transfer costs the same in
  * both.
  */

@@ -17,7 +17,7 @@ top=$(cd "$here/../.." && pwd)
 srcs=("$here"/swai*.c "$here"/swai*.h "$here"/trace.h "$here"/trace-events "$here"/meson.build
 	"$top"/tools/card/swai*.c "$top"/tools/card/swai*.h "$top"/kernel/swai_regs.h
 	"$top"/tools/cluster/swai-topo*.c "$top"/tools/cluster/swai-topo.h
-	"$top"/tools/cluster/swai-links.[ch]
+	"$top"/tools/cluster/swai-links.[ch] "$top"/tools/cluster/swai-fabric.[ch]
 	"$top"/uapi/drm/swai_program.h)
 hash=$( (cat "$here/build-qemu.sh"; for f in "${srcs[@]}"; do echo "${f##*/}"; cat "$f"; done) |
 	sha256sum | cut -c1-16)

@@ -213,21 +213,22 @@ static uint64_t fabric_book(void *opaque, unsigned card, bool write,
 }
 
 static void fabric_sem_store(void *opaque, unsigned card, uint64_t addr,
-                             uint64_t ps)
+                             uint64_t val, uint64_t ps)
 {
     struct swai_mem *m = &((struct swai_cp *)opaque)->mem;
 
     if (m->fabric) {
-        swai_fabric_sem_store(m->fabric, m->fabric_card, card, addr, ps);
+        swai_fabric_sem_store(m->fabric, m->fabric_card, card, addr, val, ps);
     }
 }
 
-static uint64_t fabric_sem_time(void *opaque, unsigned card, uint64_t addr)
+static uint64_t fabric_sem_time(void *opaque, unsigned card, uint64_t addr,
+                                const struct swai_sem_want *want)
 {
     struct swai_mem *m = &((struct swai_cp *)opaque)->mem;
 
     return m->fabric ? swai_fabric_sem_time(m->fabric, m->fabric_card, card,
-                                            addr) : 0;
+                                            addr, want) : 0;
 }
 
 static void unlock(void *opaque)

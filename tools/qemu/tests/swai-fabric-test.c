@@ -343,6 +343,45 @@ static void test_signal(void)
     peer_free();
 }
 
+/*
+ * A wait that an early signal released ends at that signal's time, even
+ * when the waiting card only looks after the signaller has run far ahead
+ * and written the semaphore again (so cards polling at different paces
+ * still agree on modeled time).
+ */
+static void test_early_signal(void)
+{
+    const uint64_t sem = 2 * MIB + 64;
+    uint64_t wake;
+    unsigned j, k;
+    struct compl a, b;
+
+    two_cards();
+    wake = P.props.t.t_barrier_ns;
+    memset(p_hbm + sem, 0, 8);
+    j = SUBMIT(0, INSN(.op = SWAI_OP_SIGNAL, .dst = VA_FAB + sem, .src = 1),
+               INSN(.op = SWAI_OP_COPY, .len = MIB, .dst = VA_FAB + 4 * PG,
+                    .src = VA_LOC(0)),
+               INSN(.op = SWAI_OP_SIGNAL, .dst = VA_FAB + sem, .src = 1),
+               END);
+    run2();
+    a = compl(0, j);
+    CHECK_EQ(a.status, SWAI_JOB_OK);
+    k = p_submit((const struct swai_insn[]) {
+        INSN(.op = SWAI_OP_WAIT, .dst = VA_LOC(0) + sem, .src = 1),
+        END }, 2);
+    run2();
+    b = p_compl_of(k);
+    CHECK_EQ(b.status, SWAI_JOB_OK);
+    printf("# first signal after %" PRIu64 " ns, last at %" PRIu64
+           " ns; the wait for the first ended at %" PRIu64 " ns\n",
+           a.start_ns, a.end_ns, b.end_ns);
+    CHECK(b.end_ns < a.end_ns);
+    CHECK(b.end_ns <= (a.start_ns > b.start_ns ? a.start_ns : b.start_ns) +
+                      LAT_NS + wake + 100);
+    peer_free();
+}
+
 /* Each target the fabric cannot serve faults as BAD_TARGET. */
 static void test_bad_targets(void)
 {
@@ -473,6 +512,8 @@ static const struct tap_test tests[] = {
       test_link_shared },
     { "a wait on a signal over the fabric ends after its latency",
       test_signal },
+    { "a wait ends at the signal that released it, not a later one",
+      test_early_signal },
     { "every unreachable target faults BAD_TARGET", test_bad_targets },
     { "leaving and joining again", test_leave_and_join },
     { "same two-card workload, same times", test_determinism },

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-fabric.c - the card-to-card fabric of one node (swai-fabric.h).
  */
@@ -205,18 +205,19 @@ uint64_t swai_fabric_book(struct swai_fabric *f, unsigned from, unsigned to,
 }
 
 void swai_fabric_sem_store(struct swai_fabric *f, unsigned from, unsigned to,
-                           uint64_t addr, uint64_t ps)
+                           uint64_t addr, uint64_t val, uint64_t ps)
 {
     const struct swai_topo_route *r = route(f, from, to);
 
     if (r && to < f->ncards && f->port[to].engine) {
-        swai_sync_record(f->port[to].engine, false, addr,
+        swai_sync_record(f->port[to].engine, false, addr, val,
                          ps + swai_timing_ns_to_ps(r->latency_ns));
     }
 }
 
 uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
-                              unsigned to, uint64_t addr)
+                              unsigned to, uint64_t addr,
+                              const struct swai_sem_want *want)
 {
     const struct swai_topo_route *r = route(f, to, from);
     uint64_t t;
@@ -224,7 +225,7 @@ uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
     if (!r || to >= f->ncards || !f->port[to].engine) {
         return 0;
     }
-    t = swai_sync_written_at(f->port[to].engine, false, addr);
+    t = swai_sync_written_at(f->port[to].engine, false, addr, want);
     /* The value still has to come back over the route. */
     return t ? t + swai_timing_ns_to_ps(r->latency_ns) : 0;
 }

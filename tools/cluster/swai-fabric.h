@@ -1,6 +1,8 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-fabric.h - the card-to-card fabric of one node (QEMU-independent):
+ * swai-fabric.h - the card-to-card fabric of one node (QEMU-independent;
+ * the device model's, tools/qemu/, and libswccl's model of cards joined by
+ * it, collectives/swccl_xcost.c):
  * the cards of a QEMU instance joined by the links of a topology file
  * (tools/cluster/swai-topo.h), over which a card's programs reach a peer
  * card's HBM without host memory (datasheet §15).
@@ -96,8 +98,9 @@ uint64_t swai_fabric_book(struct swai_fabric *f, unsigned from, unsigned to,
                           bool first);
 /* struct swai_engine_ops.fabric_sem_store / fabric_sem_time, for @from. */
 void swai_fabric_sem_store(struct swai_fabric *f, unsigned from, unsigned to,
-                           uint64_t addr, uint64_t ps);
+                           uint64_t addr, uint64_t val, uint64_t ps);
 uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
-                              unsigned to, uint64_t addr);
+                              unsigned to, uint64_t addr,
+                              const struct swai_sem_want *want);
 
 #endif /* SWAI_FABRIC_H */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swccl_bootstrap.h - how the ranks of a communicator find each other over
+ * TCP, as NCCL's bootstrap: swcclGetUniqueId opens a root that listens, its
+ * address goes into the id, and every rank's swcclCommInitRank sends the
+ * root a record and gets everyone's back.  The ranks then stay joined
+ * through rank 0 (a star of TCP connections) for the exchanges the
+ * communicator makes later, while it lives.  Every wait is bounded; a peer
+ * that goes away is an error naming it, never a hang.
+ */
+#ifndef SWCCL_BOOTSTRAP_H
+#define SWCCL_BOOTSTRAP_H
+
+#include <stddef.h>
+
+#include "swccl.h"
+
+struct swccl_boot;
+
+/*
+ * A new id whose root listens on every address (SWCCL_COMM_ID="host:port"
+ * picks the root's address and port instead, as NCCL_COMM_ID); its thread
+ * serves one communicator's joining, whose ranks all come within
+ * @timeout_s of the first.  0, or -1 with @why.
+ */
+int swccl_boot_new_id(swcclUniqueId *id, double timeout_s, char *why, size_t n);
+
+/*
+ * Rank @rank of @nranks joins the comm of @id, giving @len bytes of @mine;
+ * @all gets every rank's, in rank order.  *boot keeps the rank joined.
+ * 0, or -1 with @why (a bad id, a root or peer that never answered within
+ * @timeout_s seconds or went away, ranks that disagree).
+ */
+int swccl_boot_join(const swcclUniqueId *id, int rank, int nranks, const void *mine,
+		    size_t len, void *all, double timeout_s, struct swccl_boot **boot,
+		    char *why, size_t n);
+
+/* Every rank's @len bytes, as in the join; all ranks call it in the same order. */
+int swccl_boot_allgather(struct swccl_boot *b, const void *mine, size_t len, void *all,
+			 double timeout_s, char *why, size_t n);
+
+void swccl_boot_close(struct swccl_boot *b);
+
+#endif /* SWCCL_BOOTSTRAP_H */
