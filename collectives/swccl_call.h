@@ -15,7 +15,7 @@
 
 #include "swccl.h"
 
-#define SWCCL_MAX_RANKS		16
+#define SWCCL_MAX_RANKS		32
 #define SWCCL_EXPORT		__attribute__((visibility("default")))
 
 struct swccl_kind;
@@ -42,6 +42,8 @@ enum { FB_X, FB_Y, FB_GAMMA, FB_BETA, FB_W, FB_OUT, FB_N };
 
 struct swccl_rank {
 	struct swccl_buf send, recv;
+	const void *sp;			/* the same, as the caller's pointers */
+	void *rp;
 	struct swccl_buf fb[FB_N];	/* fused calls */
 	const void *fp[FB_N];		/* the same, as the caller's pointers */
 	struct swccl_buf tmp;		/* fused calls: the comm's Local scratch of this rank */

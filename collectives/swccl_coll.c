@@ -52,6 +52,8 @@ static swcclResult_t check(const struct swccl_op *op, struct swccl_rank *rk)
 	r = swccl_stream_check(comm, op->stream);
 	if (r)
 		return r;
+	rk->sp = op->send;
+	rk->rp = op->recv;
 	sb = rb = op->count * es;
 	if (op->coll == SWCCL_ALLGATHER)
 		rb *= n;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "swccl_bootstrap.h"
+#include "swccl_hier.h"
 #include "swccl_kind.h"
 #include "swccl_plan.h"
 #include "swccl_xcard.h"
@@ -87,12 +88,6 @@ static swcclResult_t setup_xcard(struct swccl_shared *sh)
 		for (int q = 0; q < r; q++) {
 			int can = 0;
 
-			if (sh->comm[q]->card == c->card)
-				return swccl_fail(c, swcclInvalidUsage,
-						  "ranks %d and %d are both on card %d: a comm across "
-						  "cards has one rank per card (several core groups per "
-						  "card and several cards are not there yet)", q, r,
-						  c->card);
 			if (sdaaDeviceCanAccessPeer(&can, c->dev, sh->comm[q]->dev) || !can ||
 			    sdaaDeviceCanAccessPeer(&can, sh->comm[q]->dev, c->dev) || !can)
 				return swccl_fail(c, swcclInvalidUsage,
@@ -106,6 +101,88 @@ static swcclResult_t setup_xcard(struct swccl_shared *sh)
 	}
 	sh->xcard = true;
 	return swcclSuccess;
+}
+
+/*
+ * Several core groups on each of several cards: a comm per card and a comm
+ * per plane (slot j of every card), which swccl_hier.c runs in levels.
+ */
+static swcclResult_t setup_hier(struct swccl_shared *sh)
+{
+	struct swccl_hier *h = calloc(1, sizeof(*h));
+	int card[SWCCL_MAX_RANKS], dev[SWCCL_MAX_RANKS];
+	char why[256];
+
+	if (!h)
+		return swcclSystemError;
+	sh->hier = h;
+	for (int r = 0; r < sh->nranks; r++)
+		card[r] = sh->comm[r]->card;
+	if (swccl_hier_layout(h, card, sh->nranks, why, sizeof(why)))
+		return swccl_fail(sh->comm[0], swcclInvalidUsage, "%s", why);
+	for (int k = 0; k < h->ncards; k++) {
+		for (int j = 0; j < h->per_card; j++)
+			dev[j] = sh->comm[h->rank_at[k][j]]->dev;
+		if (swcclCommInitAll(h->card[k], h->per_card, dev))
+			return swccl_fail(sh->comm[0], swcclInvalidUsage, "the core groups of card "
+					  "%d: %s", card[h->rank_at[k][0]],
+					  swcclGetLastError(NULL));
+	}
+	for (int j = 0; j < h->per_card; j++) {
+		for (int k = 0; k < h->ncards; k++)
+			dev[k] = sh->comm[h->rank_at[k][j]]->dev;
+		if (swcclCommInitAll(h->plane[j], h->ncards, dev))
+			return swccl_fail(sh->comm[0], swcclInvalidUsage, "plane %d (slot %d of "
+					  "every card): %s", j, j, swcclGetLastError(NULL));
+	}
+	sh->execute = swccl_hier_execute;
+	swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks: %d cards x %d core groups, "
+		  "in levels", sh->nranks, h->ncards, h->per_card);
+	return swcclSuccess;
+}
+
+/*
+ * Several core groups on each card, as many on each: levels.  Uneven
+ * cards (3 core groups of one, 1 of another) run the algorithm between
+ * cards flat, every rank a peer of every other, those of one card over
+ * its peer mappings between core groups.
+ */
+static bool levels(struct swccl_shared *sh)
+{
+	int card[SWCCL_MAX_RANKS];
+	struct swccl_hier h;
+	char why[160];
+	bool shared = false;
+
+	for (int r = 0; r < sh->nranks; r++) {
+		card[r] = sh->comm[r]->card;
+		for (int q = 0; q < r; q++)
+			shared |= card[q] == card[r];
+	}
+	if (!shared)
+		return false;
+	if (!swccl_hier_layout(&h, card, sh->nranks, why, sizeof(why)))
+		return true;
+	swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks: %s; the algorithm between "
+		  "cards runs over all ranks at once", sh->nranks, why);
+	return false;
+}
+
+/* The level comms of a hierarchical comm: finished, or (@idle false) aborted. */
+static void free_hier(struct swccl_shared *sh, bool idle)
+{
+	struct swccl_hier *h = sh->hier;
+
+	for (int k = 0; h && k < SWCCL_MAX_RANKS; k++)
+		for (int j = 0; j < SWCCL_MAX_RANKS; j++) {
+			swcclComm_t *lv[2] = { &h->card[k][j], &h->plane[k][j] };
+
+			for (int i = 0; i < 2; i++)
+				if (*lv[i])
+					(idle ? swcclCommDestroy : swcclCommAbort)(*lv[i]);
+		}
+	free(h);
+	sh->hier = NULL;
 }
 
 /* The ranks' places, all in this process: core groups of one card, or cards. */
@@ -129,12 +206,15 @@ static swcclResult_t setup_ranks(struct swccl_shared *sh)
 		if ((size_t)p.cpeCount * p.ldmPerCpe < sh->ldm)
 			sh->ldm = (size_t)p.cpeCount * p.ldmPerCpe;
 	}
-	for (int r = 0; !cards && r < sh->nranks; r++)
+	for (int r = 0; r < sh->nranks; r++)
 		for (int q = 0; q < r; q++)
-			if (sh->comm[q]->cg == sh->comm[r]->cg)
+			if (sh->comm[q]->cg == sh->comm[r]->cg &&
+			    sh->comm[q]->card == sh->comm[r]->card)
 				return swccl_fail(sh->comm[r], swcclInvalidUsage,
-						  "ranks %d and %d are both CG %d", q, r,
-						  sh->comm[r]->cg);
+						  "ranks %d and %d are both CG %d of card %d", q, r,
+						  sh->comm[r]->cg, sh->comm[r]->card);
+	if (cards && levels(sh))
+		return setup_hier(sh);
 	if (cards) {
 		res = setup_xcard(sh);
 		if (res)
@@ -206,6 +286,7 @@ static struct swccl_shared *shared_new(int nranks)
 		return NULL;
 	sh->nranks = nranks;
 	sh->nlocal = nranks;
+	sh->execute = swccl_execute;
 	sh->plans = swccl_plan_cache_new();
 	if (!sh->plans) {
 		free(sh);
@@ -221,6 +302,7 @@ static void shared_free(struct swccl_shared *sh, bool idle)
 	swccl_watchdog_stop(sh);
 	/* The peers' mappings keep what we shared alive for their jobs. */
 	swccl_xproc_free(sh);
+	free_hier(sh, idle);
 	/* Memory a job may still touch is left alone rather than faulted on. */
 	if (idle) {
 		swccl_mem_free(sh);
@@ -254,10 +336,12 @@ static swcclComm_t comm_new(struct swccl_shared *sh, int rank, int dev)
 SWCCL_EXPORT swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const int *devlist)
 {
 	struct swccl_shared *sh;
+	const char *why = NULL;
 	swcclResult_t r;
 
 	if (!comms || ndev < 1 || ndev > SWCCL_MAX_RANKS)
-		return swcclInvalidArgument;
+		return swccl_fail(NULL, swcclInvalidArgument, "swcclCommInitAll: %s", !comms ?
+				  "comms is NULL" : "ndev must be 1..32");
 	sh = shared_new(ndev);
 	if (!sh)
 		return swcclSystemError;
@@ -273,6 +357,11 @@ SWCCL_EXPORT swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const 
 		comms[i] = sh->comm[i];
 	return swcclSuccess;
 fail:
+	/* The comms go: the message of the one that failed stays with the thread. */
+	for (int i = 0; i < ndev; i++)
+		if (sh->comm[i] && sh->comm[i]->lasterr[0] && !why)
+			why = sh->comm[i]->lasterr;
+	swccl_fail(NULL, r, "swcclCommInitAll: %s", why ? why : "out of memory");
 	for (int i = 0; i < ndev; i++)
 		free(sh->comm[i]);
 	shared_free(sh, true);
@@ -511,6 +600,12 @@ SWCCL_EXPORT swcclResult_t swcclCommAbort(swcclComm_t comm)
 		 comm->cg);
 	comm->dead = true;
 	swccl_fail_shared(comm->sh, swcclRemoteError, msg);
+	/* A hierarchical comm's work is its levels': release them too. */
+	for (int k = 0; comm->sh->hier && k < comm->sh->hier->ncards; k++)
+		for (int j = 0; j < comm->sh->hier->per_card; j++) {
+			swccl_fail_shared(comm->sh->hier->card[k][j]->sh, swcclRemoteError, msg);
+			swccl_fail_shared(comm->sh->hier->plane[j][k]->sh, swcclRemoteError, msg);
+		}
 	idle = drain(comm->sh, 5);
 	comm_release(comm, idle);
 	return swcclSuccess;
@@ -549,6 +644,8 @@ SWCCL_EXPORT swcclResult_t swcclCommGetAsyncError(swcclComm_t comm, swcclResult_
 	if (*err)
 		snprintf(comm->lasterr, sizeof(comm->lasterr), "%s", comm->sh->failmsg);
 	pthread_mutex_unlock(&comm->sh->mu);
+	if (!*err && comm->sh->hier)
+		*err = swccl_hier_failed(comm->sh, comm->lasterr, sizeof(comm->lasterr));
 	return swcclSuccess;
 }
 

@@ -15,6 +15,7 @@ struct swccl_inst;
 struct swccl_plan_cache;
 struct swccl_model;
 struct swccl_xproc;
+struct swccl_hier;
 
 /* The state the ranks of one communicator share. */
 struct swccl_shared {
@@ -75,6 +76,11 @@ struct swccl_shared {
 	bool xmodel_tried;
 	/* one rank per process (swccl_xproc.c); NULL: all ranks are here */
 	struct swccl_xproc *xproc;
+	/* several core groups of several cards (swccl_hier.c): the levels */
+	struct swccl_hier *hier;
+	/* how a call of all ranks runs: swccl_execute, or swccl_hier_execute */
+	swcclResult_t (*execute)(struct swccl_shared *sh, struct swccl_call *c,
+				 swcclComm_t comm0);
 };
 
 struct swcclComm {

@@ -172,7 +172,7 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 			pthread_mutex_unlock(&sh->mu);
 			swcclComm_t comm0 = sh->xproc ? comm : sh->comm[0];
 
-			inst->result = swccl_execute(sh, &inst->call, comm0);
+			inst->result = sh->execute(sh, &inst->call, comm0);
 			if (inst->result && comm0 != comm)
 				snprintf(comm->lasterr, sizeof(comm->lasterr), "%s",
 					 comm0->lasterr);

@@ -13,7 +13,7 @@
 
 #include "swccl.h"
 
-#define NR_MAX 8
+#define NR_MAX 32
 
 struct cctx {
 	int n;

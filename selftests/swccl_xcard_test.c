@@ -117,6 +117,127 @@ TEST(cards_6) { sweep(_metadata, 6); }
 TEST(cards_7) { sweep(_metadata, 7); }
 TEST(cards_8) { sweep(_metadata, 8); }
 
+/* Device of core group @cg of the @k-th card, or -1. */
+static int card_cg_device(int k, int cg)
+{
+	int dev[NR_MAX], nd;
+	struct sdaaDeviceProp p, q;
+
+	if (card_devices(dev, NR_MAX) <= k || sdaaGetDeviceProperties(&p, dev[k]) ||
+	    sdaaGetDeviceCount(&nd))
+		return -1;
+	for (int d = 0; d < nd; d++)
+		if (!sdaaGetDeviceProperties(&q, d) && q.card == p.card && q.coreGroup == cg)
+			return d;
+	return -1;
+}
+
+/*
+ * Every collective x algorithm between the cards on the open comm @x,
+ * exact, in and out of place; @what names the layout.
+ */
+static void sweep_layout(struct __test_metadata *_metadata, struct cctx *x, const char *what)
+{
+	for (int coll = 0; coll < NCOLL; coll++)
+		for (size_t a = 0; a < sizeof(xalgos) / sizeof(xalgos[0]); a++) {
+			struct run u = { .coll = coll, .algo = xalgos[a], .t = swcclInt32,
+					 .op = coll == AR && a % 2 ? swcclMax : swcclSum,
+					 .root = x->n - 2, .count = 1001 + (size_t)a,
+					 .pl = pick(x->dev[0], PL_GLOBAL), .inplace = (coll + a) % 2 };
+			swcclResult_t res = swcclSuccess;
+			long w = run_one(x, &u, &res, NULL);
+
+			if (w == -1 && res == swcclInvalidUsage) {
+				TH_LOG("%s: %s %s: n/a (%s)", what, coll_name[coll],
+				       swcclAlgoName(xalgos[a]), swcclGetLastError(x->comm[0]));
+				continue;
+			}
+			EXPECT_EQ(0, w) {
+				TH_LOG("%s: %s %s: %ld wrong (%s: %s)", what, coll_name[coll],
+				       swcclAlgoName(xalgos[a]), w, swcclGetErrorString(res),
+				       swcclGetLastError(x->comm[0]));
+			}
+		}
+}
+
+/*
+ * Ranks at core groups @cg[r] of the @card[r]-th card; SKIP unless they
+ * are all there, on one fabric.
+ */
+static int open_layout(struct __test_metadata *_metadata, struct cctx *x, const int *card,
+		       const int *cg)
+{
+	int can = 0;
+
+	for (int r = 0; r < x->n; r++) {
+		x->dev[r] = card_cg_device(card[r], cg[r]);
+		if (x->dev[r] < 0)
+			return -1;
+	}
+	if (sdaaDeviceCanAccessPeer(&can, card_cg_device(0, 0), card_cg_device(1, 0)) || !can)
+		return -1;
+	if (cctx_open(x)) {
+		TH_LOG("%s", swcclGetLastError(NULL));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A comm of @g core groups on each of @k cards (HCCL's levels), ranks card
+ * by card or (@interleave) slot by slot.
+ */
+static void hier(struct __test_metadata *_metadata, int k, int g, bool interleave)
+{
+	struct cctx x = { .n = k * g };
+	int card[NR_MAX], cg[NR_MAX], r;
+	char what[64];
+
+	if (!sdaa_test_can_submit(0))
+		SKIP(return, "the card cannot run jobs");
+	for (r = 0; r < k * g; r++) {
+		card[r] = interleave ? r % k : r / g;
+		cg[r] = interleave ? r / k : r % g;
+	}
+	r = open_layout(_metadata, &x, card, cg);
+	if (r < 0)
+		SKIP(return, "fewer than %d cards of %d core groups on one fabric", k, g);
+	ASSERT_EQ(0, r);
+	snprintf(what, sizeof(what), "%d cards x %d CGs%s", k, g,
+		 interleave ? " interleaved" : "");
+	sweep_layout(_metadata, &x, what);
+	cctx_close(&x);
+}
+
+TEST(levels_2x4) { hier(_metadata, 2, 4, false); }
+TEST(levels_3x2_interleaved) { hier(_metadata, 3, 2, true); }
+TEST(levels_4x4) { hier(_metadata, 4, 4, false); }
+TEST(levels_8x4) { hier(_metadata, 8, 4, true); }
+
+/* Uneven cards have no levels: the algorithm runs over all the ranks at once. */
+TEST(uneven_cards)
+{
+	static const struct { int n, card[4], cg[4]; } lay[] = {
+		{ 4, { 0, 0, 0, 1 }, { 0, 1, 2, 0 } },
+		{ 3, { 1, 0, 1 }, { 3, 2, 1 } },
+	};
+
+	if (!sdaa_test_can_submit(0))
+		SKIP(return, "the card cannot run jobs");
+	for (size_t i = 0; i < sizeof(lay) / sizeof(lay[0]); i++) {
+		struct cctx x = { .n = lay[i].n };
+		int r = open_layout(_metadata, &x, lay[i].card, lay[i].cg);
+		char what[32];
+
+		if (r < 0)
+			SKIP(return, "fewer than 2 cards of 4 core groups on one fabric");
+		ASSERT_EQ(0, r);
+		snprintf(what, sizeof(what), "uneven layout %zu", i);
+		sweep_layout(_metadata, &x, what);
+		cctx_close(&x);
+	}
+}
+
 /* Types and operators, in place, Local-HBM, on every card there is. */
 TEST(types_and_ops)
 {
@@ -194,14 +315,16 @@ TEST(refused)
 		SKIP(return, "%s", why);
 	cctx_close(&x);
 	(void)n;
-	/* Two ranks on one card and one on another: not yet. */
+	/* One core group twice, on one card of two. */
 	both[0] = dev[0];
-	both[1] = sdaa_test_cg_device(1);
-	if (both[1] >= 0) {
-		int three[3] = { dev[0], both[1], dev[1] };
+	{
+		int three[3] = { dev[0], dev[1], dev[0] };
 		swcclComm_t c3[3];
 
 		EXPECT_EQ(swcclInvalidUsage, swcclCommInitAll(c3, 3, three));
+		EXPECT_NE(NULL, strstr(swcclGetLastError(NULL), "both CG")) {
+			TH_LOG("%s", swcclGetLastError(NULL));
+		}
 	}
 	/* The core groups' algorithms are not for cards, and the reverse. */
 	both[1] = dev[1];

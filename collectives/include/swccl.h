@@ -111,7 +111,8 @@ swcclResult_t swcclGetVersion(int *version);
 const char *swcclGetErrorString(swcclResult_t result);
 /*
  * The last failure's detail (which rank/CG, which step), per comm; NULL:
- * the calling thread's last failure without a comm (swcclCommInitRank).
+ * the calling thread's last failure without a comm (swcclCommInitRank,
+ * swcclCommInitAll).
  */
 const char *swcclGetLastError(swcclComm_t comm);
 
@@ -119,7 +120,10 @@ const char *swcclGetLastError(swcclComm_t comm);
  * One communicator per listed device (ndev ranks, devlist[i] is rank i's
  * libsdaa device; NULL means devices 0 .. ndev-1), all in this process:
  * core groups of one card (the collectives run over its Global-HBM and
- * ring), or one core group of each of several cards of one fabric.
+ * ring), one core group of each of several cards of one fabric, or G core
+ * groups of each (run in levels: within each card, then between cards
+ * slot by slot); ranks on cards with unequal numbers of core groups run
+ * the algorithm between cards over all ranks at once.  At most 32 ranks.
  */
 swcclResult_t swcclCommInitAll(swcclComm_t *comms, int ndev, const int *devlist);
 /*

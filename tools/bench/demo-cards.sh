@@ -7,7 +7,8 @@
 #      32 MiB, checked, busbw against size plotted (BUILD/swccl-bench-
 #      allreduce-8cards.png);
 #   3. AllReduce of 32 MiB on N = 2..8 cards per algorithm, time against N
-#      (seed 000's last figure) plotted (BUILD/swccl-allreduce-32M-cards.png).
+#      (seed 000's last figure) plotted (BUILD/swccl-allreduce-32M-cards.png);
+#   4. the same on all 4 core groups of the 8 cards (32 ranks, in levels).
 set -eu
 build=${1:?usage: demo-cards.sh BUILD HOST_MEMCPY_GBPS}
 hm=${2:?usage: demo-cards.sh BUILD HOST_MEMCPY_GBPS}
@@ -21,7 +22,10 @@ SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --cards 8 --timeout 5400 -- sh -c '
 	for n in 2 3 4 5 6 7 8; do
 		swccl-bench allreduce --cards $n -b 32M -e 32M -a all -n 1 -w 0 --place local \
 			--json --no-summary || exit 1
-	done' | "$top/tools/bench/swccl-plot.sh" "$build" | tee "$log"
+	done && echo &&
+	echo "# AllReduce of 32 MiB on 8 cards x 4 core groups (32 ranks, in levels)" &&
+	swccl-bench allreduce --cards 8 -g 4 -b 32M -e 32M -a all -n 1 -w 0 --place local \
+		--no-summary' | "$top/tools/bench/swccl-plot.sh" "$build" | tee "$log"
 # Time against N at 32 MiB, one line per algorithm.
 data=$build/swccl-allreduce-32M-cards.dat
 awk -F'[,:]' '/"kind":"row"/ {

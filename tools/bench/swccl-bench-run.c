@@ -38,30 +38,51 @@
 	}								\
 } while (0)
 
-/* --cards: core group 0 (or the first visible) of cards 0 .. n-1. */
+/*
+ * --cards N [-g G]: the first G visible core groups (1 without -g) of
+ * cards 0 .. N-1, card by card: one rank per card, or a comm in levels.
+ */
 static void pick_cards(struct bench *b)
 {
 	struct sdaaDeviceProp q;
-	int n, card[BENCH_MAX_RANKS], found = 0;
+	int n, card[64], cgs[64] = { 0 }, found = 0, g = 0;
 
 	TRY(sdaaGetDeviceCount(&n));
-	for (int d = 0; d < n && found < b->o.nranks; d++) {
-		bool seen = false;
+	for (int d = 0; d < n; d++) {
+		int k = 0;
 
 		TRY(sdaaGetDeviceProperties(&q, d));
-		for (int k = 0; k < found; k++)
-			seen |= card[k] == q.card;
-		if (!seen) {
-			card[found] = q.card;
-			b->dev[found++] = d;
-		}
+		while (k < found && card[k] != q.card)
+			k++;
+		if (k == found && found < 64)
+			card[found++] = q.card;
+		if (k < found)
+			cgs[k]++;
 	}
-	if (found < b->o.nranks) {
+	if (found < b->o.cards) {
 		fprintf(stderr, "swccl-bench: --cards %d, but %d card(s) are visible "
-			"(tools/vm/swai-vm --cards N)\n", b->o.nranks, found);
+			"(tools/vm/swai-vm --cards N)\n", b->o.cards, found);
 		exit(1);
 	}
-	snprintf(b->cardname, sizeof(b->cardname), "%d SW-AI cards", found);
+	for (int k = 0; k < b->o.cards; k++)
+		g = !g || cgs[k] < g ? cgs[k] : g;
+	if (b->o.per_card > g) {
+		fprintf(stderr, "swccl-bench: -g %d, but a card has %d core groups visible\n",
+			b->o.per_card, g);
+		exit(1);
+	}
+	g = b->o.per_card;
+	b->o.nranks = 0;
+	for (int k = 0; k < b->o.cards; k++)
+		for (int d = 0, j = 0; d < n && j < g; d++) {
+			TRY(sdaaGetDeviceProperties(&q, d));
+			if (q.card == card[k]) {
+				b->dev[b->o.nranks++] = d;
+				j++;
+			}
+		}
+	snprintf(b->cardname, sizeof(b->cardname), "%d SW-AI cards x %d core groups",
+		 b->o.cards, g);
 }
 
 /* Core groups 0 .. n-1 of device 0's card. */
@@ -116,7 +137,9 @@ static size_t fit(const struct bench *b, size_t cap)
 	TRY(sdaaGetDeviceProperties(&p, b->dev[0]));
 	for (;;) {
 		buffer_sizes(b, cap, sz);
-		if (b->o.global ? sz[0] * (size_t)b->o.nranks <= p.totalGlobalMem / 4 * 3 :
+		/* A card's Global-HBM holds its own core groups' buffers. */
+		if (b->o.global ? sz[0] * (size_t)(b->o.cards ? b->o.per_card : b->o.nranks) <=
+				  p.totalGlobalMem / 4 * 3 :
 		    sz[0] + sz[1] <= p.totalLocalMem / 4 * 3)
 			return cap;
 		cap /= 2;
@@ -195,14 +218,18 @@ void bench_banner(const struct bench *b)
 {
 	const struct bench_opts *o = &b->o;
 
-	printf("# swccl-bench %s: %d ranks = %s 0..%d of %s; type %s, op %s, root %d\n"
+	char who[48] = "the core groups";
+
+	if (!o->cards)
+		snprintf(who, sizeof(who), "core groups 0..%d", o->nranks - 1);
+	printf("# swccl-bench %s: %d ranks = %s of %s; type %s, op %s, root %d\n"
 	       "# buffers: %s; %d warmup + %d timed run(s), check %d\n"
 	       "# model: ring %u MB/s per CG (%u total), Local-HBM %u MB/s, launch %u ns, "
 	       "host sync %u ns,\n#   step %u ns, barrier %u ns, DMA %u ns\n"
 	       "# time: modeled (latest rank's end from a common start); wall: emulator; "
 	       "util: transfer/time (Fig. 13);\n# paper: eq. (3) for RING, eq. (4) for CSC "
 	       "(%s)\n#\n", bench_coll_name(o->coll), o->nranks,
-	       o->cards ? "core group 0 of cards" : "core groups", o->nranks - 1, b->cardname,
+	       who, b->cardname,
 	       bench_type_name(o->type), bench_op_name(o->op), o->root,
 	       o->global ? "Global-HBM (sdaaMallocCross), in place" :
 	       "Local-HBM of each rank, out of place", o->warmup, o->iters, o->check,

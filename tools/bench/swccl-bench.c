@@ -41,10 +41,12 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
-		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N]\n"
+		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
-		"       (--cards N: one rank per card, cards 0..N-1 of one fabric)\n"
+		"       (--cards N: one rank per card, cards 0..N-1 of one fabric; with -g G,\n"
+		"       core groups 0..G-1 of each are ranks, run in levels: CSC on each\n"
+		"       card, the algorithm between the cards slot by slot)\n"
 		"types: float half bfloat16 double int32 int64 uint8 (or f32 f16 bf16 f64 i32 i64 u8)\n"
 		"ops: sum prod max min avg\n"
 		"       swccl-bench fused-ag|fused-rs ... (the paper's Tables 3, 4): "
@@ -102,7 +104,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		case 'w': o->warmup = parse_int("-w", optarg, 0); break;
 		case 'c': o->check = parse_int("-c", optarg, 0); break;
 		case 'r': o->root = parse_int("-r", optarg, 0); break;
-		case 'g': o->nranks = parse_int("-g", optarg, 1); break;
+		case 'g': o->nranks = o->per_card = parse_int("-g", optarg, 1); break;
 		case 'j': o->json = 1; break;
 		case 'P': o->plot = optarg; break;
 		case 'S': o->summary = 0; break;
@@ -136,8 +138,13 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 	}
 	if (o->all && o->cards)
 		o->algos[o->nalgos++] = swcclAlgoAuto;
-	if (o->cards)
-		o->nranks = o->cards;
+	/* --cards: the ranks are known once the cards' core groups are (pick_cards). */
+	if (o->cards) {
+		o->per_card = o->per_card ? o->per_card : 1;
+		o->nranks = o->cards * o->per_card;
+	} else {
+		o->per_card = 0;
+	}
 	if (optind != argc - 1 || bench_coll_parse(argv[optind], &o->coll) ||
 	    o->nranks > BENCH_MAX_RANKS || o->root >= o->nranks || !o->maxb ||
 	    o->minb > o->maxb)

@@ -10,13 +10,14 @@
 #include "swccl-bench-model.h"
 #include "swccl-bench-report.h"
 
-#define BENCH_MAX_RANKS 8
+#define BENCH_MAX_RANKS 32
 
 struct bench_opts {
 	enum bench_coll coll;
 	size_t minb, maxb;
 	int factor, iters, warmup, check, root, nranks, json, global, summary;
-	int cards;		/* --cards N: ranks are cards (core group 0 of each) */
+	int cards;		/* --cards N: ranks on cards 0..N-1 ... */
+	int per_card;		/* ... with -g G core groups each (default 1) */
 	int all;		/* -a all: every algorithm of the comm's kind */
 	swcclDataType_t type;
 	swcclRedOp_t op;

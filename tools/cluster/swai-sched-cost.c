@@ -87,8 +87,16 @@ static int book_send(struct sim *x, int r, int i, uint64_t start, char *why,
     const struct swai_step *st = &x->s->ranks[r].steps[i];
     uint64_t bytes = range_bytes(x, st->src_off, st->count), t0, t1;
     struct swai_topo_route *rt;
-    int ret = route(x, r, st->peer, &rt, why, n);
+    int ret;
 
+    if (x->card[r] == x->card[st->peer]) {
+        /* Two core groups of one card: over its ring bus, not the fabric. */
+        t1 = start + swai_timing_ps(bytes, x->p.ring_mbps);
+        x->done[r][i] = x->arrive[r][i] = t1;
+        x->fin[r][i] = 1;
+        return 0;
+    }
+    ret = route(x, r, st->peer, &rt, why, n);
     if (!ret) {
         ret = swai_links_book(&x->links, rt, start, bytes, &t0, &t1);
     }

@@ -34,7 +34,8 @@
 
 struct swai_sched_cost_in {
     uint64_t bytes;             /* the data the schedule's chunks cut */
-    const int *rank_card;       /* rank -> card of the topology; NULL: r */
+    const int *rank_card;       /* rank -> card of the topology (ranks may share
+                                   one: its core groups); NULL: r */
     const struct swai_timing_props *card;   /* NULL: the card's defaults */
 };
 

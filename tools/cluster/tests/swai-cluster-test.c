@@ -559,6 +559,21 @@ static void test_cost(void)
 	       swai_timing_ns_to_ps(1000) + swai_timing_ns_to_ps(p.t_dma_ns) +
 	       swai_timing_ns_to_ps(p.t_barrier_ns);
 	CHECK_EQ(cost_ps(&t, "RING", SWAI_COLL_ALLGATHER, 2, mb), want);
+	{
+		/* two core groups of card 3: the ring bus, no link, no latency */
+		static const int cg_of_3[2] = { 3, 3 };
+		struct swai_sched_cost_in in = { .bytes = mb, .rank_card = cg_of_3 };
+		struct swai_sched_cost_out out = { 0 };
+		struct swai_sched s;
+
+		CHECK_EQ(swai_gen_build(&s, "RING", SWAI_COLL_ALLGATHER, 2, NULL, why,
+					sizeof(why)), 0);
+		CHECK_EQ(swai_sched_cost(&s, &t, &in, &out, why, sizeof(why)), 0);
+		CHECK_EQ(out.ps, want - swai_timing_ps(mb, 28000) - swai_timing_ns_to_ps(1000) +
+			 swai_timing_ps(mb, p.ring_mbps));
+		CHECK_EQ(out.link_bytes, 0);
+		swai_sched_free(&s);
+	}
 	/* the same schedule costs the same, every time */
 	CHECK_EQ(cost_ps(&t, "NHR", SWAI_COLL_ALLREDUCE, 7, 32 << 20),
 		 cost_ps(&t, "NHR", SWAI_COLL_ALLREDUCE, 7, 32 << 20));

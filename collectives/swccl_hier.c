@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_hier.c - a communicator of G core groups on each of K cards, run
+ * in levels (swccl_hier.h), as HCCL composes a server's levels:
+ *
+ *   AllReduce      card ReduceScatter -> plane AllReduce on the shard ->
+ *                  card AllGather (the count's last count % G elements:
+ *                  card AllReduce -> plane AllReduce);
+ *   ReduceScatter  reorder the input plane by plane -> card ReduceScatter
+ *                  (each slot gets its plane's K blocks, summed over the
+ *                  card) -> plane ReduceScatter;
+ *   AllGather      plane AllGather -> card AllGather -> reorder into rank
+ *                  order;
+ *   Broadcast      the root's plane -> every card from the root's slot;
+ *   Reduce         every card to the root's slot -> the root's plane.
+ *
+ * A level is a collective of the level's own communicators, posted for
+ * their ranks from here; each rank's step goes to the rank's own stream,
+ * so a rank's levels follow one another and the levels of different
+ * ranks meet on the cards (barriers within a card, counters between
+ * cards) -- the host waits for nothing.  The reorderings are one program
+ * of copies per rank, in the rank's Local-HBM scratch.  The reduction
+ * order is the levels' (card first, then plane): fixed, so results are
+ * reproducible bit for bit; Avg divides at each level by G then K, exact
+ * for G a power of two.  Within a card the levels use CSC (host-free);
+ * between cards the comm's algorithm if it is one of theirs, else AUTO.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "swccl_algo.h"
+#include "swccl_hier.h"
+#include "swccl_kind.h"
+
+#define MAX_INSNS ((int)(SWAI_PROGRAM_MAX_BYTES / sizeof(struct swai_insn)))
+
+int swccl_hier_layout(struct swccl_hier *h, const int *card, int n, char *why, size_t len)
+{
+	int seen[SWCCL_MAX_RANKS], count[SWCCL_MAX_RANKS] = { 0 };
+
+	h->ncards = 0;
+	for (int r = 0; r < n; r++) {
+		int k = 0;
+
+		while (k < h->ncards && seen[k] != card[r])
+			k++;
+		if (k == h->ncards)
+			seen[h->ncards++] = card[r];
+		h->card_of[r] = k;
+		h->slot_of[r] = count[k];
+		h->rank_at[k][count[k]++] = r;
+	}
+	h->per_card = count[0];
+	for (int k = 1; k < h->ncards; k++)
+		if (count[k] != h->per_card) {
+			snprintf(why, len, "card %d has %d ranks, card %d %d: no levels (they need "
+				 "as many core groups on each card)", seen[0], count[0], seen[k],
+				 count[k]);
+			return -1;
+		}
+	return 0;
+}
+
+/* One level's step: @n ops already filled but for their comm. */
+struct level {
+	swcclComm_t *comm;	/* the level's communicator, its ranks in order */
+	int n;
+	struct swccl_op op[SWCCL_MAX_RANKS];
+};
+
+static void level_init(struct level *l, swcclComm_t *comm, int n, enum swccl_coll coll,
+		       const struct swccl_call *c, size_t count, int root)
+{
+	memset(l, 0, sizeof(*l));
+	l->comm = comm;
+	l->n = n;
+	for (int i = 0; i < n; i++)
+		l->op[i] = (struct swccl_op){ .comm = comm[i], .kind = &swccl_kind_coll,
+					      .coll = coll, .count = count, .dtype = c->dtype,
+					      .op = c->op, .root = root };
+}
+
+/* Per phase: the slowest level's prediction, every launch. */
+struct tally {
+	double phase_us, us;
+	int launches, host_syncs;
+	swcclAlgo_t between;
+};
+
+/* Post the step of every rank of the level, then take its result. */
+static swcclResult_t level_run(struct level *l, swcclAlgo_t algo, struct tally *t,
+			       swcclComm_t comm0)
+{
+	uint64_t seq[SWCCL_MAX_RANKS] = { 0 };
+	swcclResult_t res = swcclSuccess, r;
+
+	for (int i = 0; i < l->n; i++) {
+		l->comm[i]->algo = algo;
+		r = swccl_post(&l->op[i], &seq[i]);
+		if (r && !res)
+			res = swccl_fail(comm0, r, "level of %d ranks: %s", l->n,
+					 l->comm[i]->lasterr);
+	}
+	for (int i = 0; i < l->n; i++) {
+		if (!seq[i])
+			continue;
+		r = swccl_wait(l->comm[i], seq[i]);
+		if (r && !res)
+			res = swccl_fail(comm0, r, "level of %d ranks: %s", l->n,
+					 l->comm[i]->lasterr);
+	}
+	if (!res) {
+		const struct swcclCallInfo *in = &l->comm[0]->last;
+
+		t->phase_us = in->predicted_us > t->phase_us ? in->predicted_us : t->phase_us;
+		t->launches += in->launches * l->n;
+		t->host_syncs += in->host_syncs;
+	}
+	return res;
+}
+
+static void phase_end(struct tally *t)
+{
+	t->us += t->phase_us;
+	t->phase_us = 0;
+}
+
+/* A card's level with CSC, or whatever the card's comm chooses if CSC cannot. */
+static swcclResult_t card_run(struct level *l, struct tally *t, swcclComm_t comm0)
+{
+	swcclResult_t r = level_run(l, swcclAlgoCsc, t, comm0);
+
+	return r == swcclInvalidUsage ? level_run(l, swcclAlgoAuto, t, comm0) : r;
+}
+
+static swcclResult_t plane_run(struct level *l, struct tally *t, swcclComm_t comm0)
+{
+	swcclResult_t r = level_run(l, t->between, t, comm0);
+
+	if (!r)
+		t->between = l->comm[0]->last.algo;
+	return r;
+}
+
+static const void *cat(const void *p, size_t off)
+{
+	return p ? (const char *)p + off : NULL;
+}
+
+static void *at(void *p, size_t off)
+{
+	return p ? (char *)p + off : NULL;
+}
+
+/*
+ * Rank @r's blocks of @bytes from @src to @dst, one program of copies:
+ * block (j, k) of the plane-major order is block rank_at[k][j] of the
+ * rank order; @to_plane says which way.
+ */
+static swcclResult_t reorder(const struct swccl_hier *h, const struct swccl_call *c, int r,
+			     uint64_t dst, uint64_t src, size_t bytes, bool to_plane,
+			     swcclComm_t comm0)
+{
+	struct swai_prog p;
+	sdaaError_t e = sdaaSuccess;
+
+	swai_prog_init(&p);
+	for (int j = 0; j < h->per_card; j++)
+		for (int k = 0; k < h->ncards; k++) {
+			uint64_t pm = (uint64_t)(j * h->ncards + k) * bytes;
+			uint64_t rk = (uint64_t)h->rank_at[k][j] * bytes;
+
+			prog_copy(&p, dst + (to_plane ? pm : rk), src + (to_plane ? rk : pm),
+				  bytes);
+		}
+	if (p.nomem || p.n > MAX_INSNS)
+		e = sdaaErrorInvalidValue;
+	if (!e)
+		e = sdaaSetDevice(c->r[r].dev);
+	if (!e)
+		e = sdaaLaunchProgram(p.in, (size_t)p.n, c->r[r].stream);
+	swai_prog_free(&p);
+	if (e)
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reordering %zu-byte "
+				  "blocks: %s", r, bytes, sdaaGetErrorString(e));
+	return swcclSuccess;
+}
+
+static swcclResult_t allreduce(const struct swccl_hier *h, const struct swccl_call *c,
+			       struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card;
+	size_t q = c->count / (size_t)G, rem = c->count % (size_t)G, e = c->esize;
+	struct level l;
+	swcclResult_t res = swcclSuccess;
+
+	for (int k = 0; q && k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_REDUCESCATTER, c, q, 0);
+		for (int j = 0; j < G; j++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[j].send = rk->sp;
+			l.op[j].recv = at(rk->rp, (size_t)j * q * e);
+			l.op[j].stream = rk->stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int j = 0; q && j < G && !res; j++) {
+		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLREDUCE, c, q, 0);
+		for (int k = 0; k < K; k++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[k].send = l.op[k].recv = at(rk->rp, (size_t)j * q * e);
+			l.op[k].stream = rk->stream;
+		}
+		res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int k = 0; q && k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLGATHER, c, q, 0);
+		for (int j = 0; j < G; j++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[j].send = at(rk->rp, (size_t)j * q * e);
+			l.op[j].recv = rk->rp;
+			l.op[j].stream = rk->stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	/* The last count % G elements: a card AllReduce, then every plane's. */
+	for (int k = 0; rem && k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLREDUCE, c, rem, 0);
+		for (int j = 0; j < G; j++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[j].send = cat(rk->sp, (size_t)G * q * e);
+			l.op[j].recv = at(rk->rp, (size_t)G * q * e);
+			l.op[j].stream = rk->stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int j = 0; rem && j < G && !res; j++) {
+		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLREDUCE, c, rem, 0);
+		for (int k = 0; k < K; k++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[k].send = l.op[k].recv = at(rk->rp, (size_t)G * q * e);
+			l.op[k].stream = rk->stream;
+		}
+		res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	return res;
+}
+
+static swcclResult_t reducescatter(struct swccl_shared *sh, const struct swccl_hier *h,
+				   struct swccl_call *c, struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card, N = c->nranks;
+	size_t q = c->count, e = c->esize, blk = q * e;
+	struct level l;
+	swcclResult_t res = swccl_tmp(sh, c, ((size_t)N + (size_t)K) * blk, comm0);
+
+	for (int r = 0; r < N && !res; r++)
+		res = reorder(h, c, r, c->r[r].tmp.va, c->r[r].send.va, blk, true, comm0);
+	for (int k = 0; k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_REDUCESCATTER, c,
+			   (size_t)K * q, 0);
+		for (int j = 0; j < G; j++) {
+			int r = h->rank_at[k][j];
+
+			l.op[j].send = sh->tmp[r];
+			l.op[j].recv = at(sh->tmp[r], (size_t)N * blk);
+			l.op[j].stream = c->r[r].stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int j = 0; j < G && !res; j++) {
+		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_REDUCESCATTER, c, q, 0);
+		for (int k = 0; k < K; k++) {
+			int r = h->rank_at[k][j];
+
+			l.op[k].send = at(sh->tmp[r], (size_t)N * blk);
+			l.op[k].recv = c->r[r].rp;
+			l.op[k].stream = c->r[r].stream;
+		}
+		res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	return res;
+}
+
+static swcclResult_t allgather(struct swccl_shared *sh, const struct swccl_hier *h,
+			       struct swccl_call *c, struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card, N = c->nranks;
+	size_t q = c->count, e = c->esize, blk = q * e;
+	struct level l;
+	swcclResult_t res = swccl_tmp(sh, c, ((size_t)N + (size_t)K) * blk, comm0);
+
+	for (int j = 0; j < G && !res; j++) {
+		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLGATHER, c, q, 0);
+		for (int k = 0; k < K; k++) {
+			int r = h->rank_at[k][j];
+
+			l.op[k].send = c->r[r].sp;
+			l.op[k].recv = at(sh->tmp[r], (size_t)N * blk);
+			l.op[k].stream = c->r[r].stream;
+		}
+		res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int k = 0; k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLGATHER, c, (size_t)K * q, 0);
+		for (int j = 0; j < G; j++) {
+			int r = h->rank_at[k][j];
+
+			l.op[j].send = at(sh->tmp[r], (size_t)N * blk);
+			l.op[j].recv = sh->tmp[r];
+			l.op[j].stream = c->r[r].stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int r = 0; r < N && !res; r++)
+		res = reorder(h, c, r, c->r[r].recv.va, c->r[r].tmp.va, blk, false, comm0);
+	return res;
+}
+
+static swcclResult_t broadcast(const struct swccl_hier *h, const struct swccl_call *c,
+			       struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card, k0 = h->card_of[c->root], j0 = h->slot_of[c->root];
+	struct level l;
+	swcclResult_t res;
+
+	level_init(&l, (swcclComm_t *)h->plane[j0], K, SWCCL_BROADCAST, c, c->count, k0);
+	for (int k = 0; k < K; k++) {
+		const struct swccl_rank *rk = &c->r[h->rank_at[k][j0]];
+
+		l.op[k].send = k == k0 ? rk->sp : NULL;
+		l.op[k].recv = rk->rp;
+		l.op[k].stream = rk->stream;
+	}
+	res = plane_run(&l, t, comm0);
+	phase_end(t);
+	for (int k = 0; k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_BROADCAST, c, c->count, j0);
+		for (int j = 0; j < G; j++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[j].send = j == j0 ? rk->rp : NULL;	/* in place at the slot */
+			l.op[j].recv = rk->rp;
+			l.op[j].stream = rk->stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	return res;
+}
+
+static swcclResult_t reduce(struct swccl_shared *sh, const struct swccl_hier *h,
+			    struct swccl_call *c, struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card, k0 = h->card_of[c->root], j0 = h->slot_of[c->root];
+	struct level l;
+	swcclResult_t res = swccl_tmp(sh, c, c->count * c->esize, comm0);
+
+	/* Each card's sum at its slot j0: the root's own buffer on the root's card. */
+	for (int k = 0; k < K && !res; k++) {
+		int r0 = h->rank_at[k][j0];
+
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_REDUCE, c, c->count, j0);
+		for (int j = 0; j < G; j++) {
+			const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+			l.op[j].send = rk->sp;
+			l.op[j].recv = j != j0 ? NULL : k == k0 ? rk->rp : sh->tmp[r0];
+			l.op[j].stream = rk->stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	if (!res) {
+		level_init(&l, (swcclComm_t *)h->plane[j0], K, SWCCL_REDUCE, c, c->count, k0);
+		for (int k = 0; k < K; k++) {
+			int r = h->rank_at[k][j0];
+
+			l.op[k].send = k == k0 ? c->r[r].rp : sh->tmp[r];
+			l.op[k].recv = k == k0 ? c->r[r].rp : NULL;
+			l.op[k].stream = c->r[r].stream;
+		}
+		res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	return res;
+}
+
+swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
+				 swcclComm_t comm0)
+{
+	const struct swccl_hier *h = sh->hier;
+	struct tally t = { .between = swcclAlgoAuto };
+	swcclAlgo_t want = comm0->algo;
+	swcclResult_t res;
+	int dev = 0;
+
+	if (c->kind != &swccl_kind_coll)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: the fused calls run on the core "
+				  "groups of one card, not on a comm of several cards",
+				  c->kind->name(c));
+	/* An algorithm between cards names the planes'; one of a card's, the cards'. */
+	if (want == swcclAlgoRing || want >= swcclAlgoMesh1)
+		t.between = want;
+	sdaaGetDevice(&dev);
+	switch (c->coll) {
+	case SWCCL_ALLREDUCE: res = allreduce(h, c, &t, comm0); break;
+	case SWCCL_REDUCESCATTER: res = reducescatter(sh, h, c, &t, comm0); break;
+	case SWCCL_ALLGATHER: res = allgather(sh, h, c, &t, comm0); break;
+	case SWCCL_BROADCAST: res = broadcast(h, c, &t, comm0); break;
+	default: res = reduce(sh, h, c, &t, comm0); break;
+	}
+	sdaaSetDevice(dev);
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu on %d cards x %d core groups: cards by "
+		  "CSC, planes by %s; %d launches, estimate %.3f us%s%s", c->kind->name(c),
+		  (unsigned long long)c->seq, h->ncards, h->per_card, swcclAlgoName(t.between),
+		  t.launches, t.us, res ? ": " : "", res ? comm0->lasterr : "");
+	if (!res)
+		for (int r = 0; r < c->nranks; r++)
+			sh->comm[r]->last = (struct swcclCallInfo){
+				.algo = t.between, .launches = t.launches,
+				.host_syncs = t.host_syncs, .predicted_us = t.us, .fused = -1 };
+	return res;
+}
+
+swcclResult_t swccl_hier_failed(struct swccl_shared *sh, char *msg, size_t n)
+{
+	const struct swccl_hier *h = sh->hier;
+	swcclResult_t r = swcclSuccess;
+
+	for (int k = 0; h && k < h->ncards && !r; k++)
+		for (int j = 0; j < h->per_card && !r; j++) {
+			struct swccl_shared *lv[2] = { h->card[k][j]->sh, h->plane[j][k]->sh };
+
+			for (int i = 0; i < 2 && !r; i++) {
+				pthread_mutex_lock(&lv[i]->mu);
+				r = lv[i]->failed;
+				if (r)
+					snprintf(msg, n, "%s level: %s", i ? "plane" : "card",
+						 lv[i]->failmsg);
+				pthread_mutex_unlock(&lv[i]->mu);
+			}
+		}
+	return r;
+}
