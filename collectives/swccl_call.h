@@ -103,6 +103,7 @@ struct swccl_call {
 	uint64_t xsent[SWCCL_MAX_RANKS][SWCCL_MAX_RANKS];	/* messages a -> b before */
 	uint64_t xcalls;			/* cross-card calls before this one */
 	int fabric_id[SWCCL_MAX_RANKS];		/* rank -> card of the topology */
+	uint32_t xreach[SWCCL_MAX_RANKS];	/* bit q: rank r's card reaches q's */
 	const struct swai_topo *topo;		/* for the estimates; NULL: none */
 };
 

@@ -173,6 +173,10 @@ static swcclResult_t choose(struct swccl_shared *sh, const struct swccl_call *c,
 				  "(%s)", name(c), swcclAlgoName(c->want),
 				  c->xcard ? "between cards" : "among the core groups of a card",
 				  c->xcard ? "RING, MESH1, MESH2, HD, NHR, RB" : "RING, CSC, CSC1");
+	/* Between cards a partial fabric (a ring's non-neighbours) can rule out every one. */
+	if (!found && c->xcard)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: no algorithm between cards runs "
+				  "on this comm's fabric:%s", name(c), costs);
 	if (!found)
 		return swccl_fail(comm0, swcclInternalError, "%s: no algorithm:%s", name(c), costs);
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu %zu x %s%s%s on %d ranks:%s -> %s (%s)",

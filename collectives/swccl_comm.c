@@ -48,7 +48,10 @@ struct pending {
 };
 static struct pending *pendings;
 
-/* Enable peer access among all ranks; false if any pair cannot have it. */
+/*
+ * Enable peer access among all ranks (between cards: the pairs the fabric
+ * joins); false if any pair cannot have it.
+ */
 static bool enable_peers(struct swccl_shared *sh)
 {
 	if (!swccl_param_long(SWCCL_PARAM_PEER))
@@ -59,7 +62,7 @@ static bool enable_peers(struct swccl_shared *sh)
 		for (int j = 0; j < sh->nranks; j++) {
 			sdaaError_t r;
 
-			if (i == j)
+			if (i == j || (sh->xcard && !(sh->reach[i] >> j & 1)))
 				continue;
 			r = sdaaDeviceEnablePeerAccess(sh->comm[j]->dev, 0);
 			if (r && strcmp(sdaaGetErrorName(r), "sdaaErrorPeerAccessAlreadyEnabled")) {
@@ -74,31 +77,58 @@ static bool enable_peers(struct swccl_shared *sh)
 	return true;
 }
 
+/* Whether the cards of ranks @a and @b map each other's memory. */
+static bool reach_each_other(const struct swccl_shared *sh, int a, int b)
+{
+	int dev_a = sh->comm[a]->dev, dev_b = sh->comm[b]->dev, ab = 0, ba = 0;
+
+	if (sdaaDeviceCanAccessPeer(&ab, dev_a, dev_b) ||
+	    sdaaDeviceCanAccessPeer(&ba, dev_b, dev_a)) {
+		sdaaGetLastError();
+		return false;
+	}
+	return ab && ba;
+}
+
 /*
- * Ranks on several cards: one per card, every card reaching every other
- * over one fabric; their places in the topology.
+ * Ranks on several cards of one fabric: which pairs it joins (all of them
+ * on a mesh or a switch; neighbours on a ring -- the algorithms whose
+ * schedules need another pair are then unavailable), and the ranks'
+ * places in the topology.  The ranks must at least be connected.
  */
 static swcclResult_t setup_xcard(struct swccl_shared *sh)
 {
+	uint32_t seen = 1, grow;
+
 	for (int r = 0; r < sh->nranks; r++) {
 		struct swcclComm *c = sh->comm[r];
 		unsigned int tag;
 		int cards;
 
-		for (int q = 0; q < r; q++) {
-			int can = 0;
-
-			if (sdaaDeviceCanAccessPeer(&can, c->dev, sh->comm[q]->dev) || !can ||
-			    sdaaDeviceCanAccessPeer(&can, sh->comm[q]->dev, c->dev) || !can)
-				return swccl_fail(c, swcclInvalidUsage,
-						  "cards %d and %d do not reach each other over a fabric "
-						  "(tools/vm/swai-vm --topology; SDAA_P2P_DISABLE unset)",
-						  sh->comm[q]->card, c->card);
-		}
+		sh->reach[r] = 0;
+		for (int q = 0; q < sh->nranks; q++)
+			if (q != r && reach_each_other(sh, r, q))
+				sh->reach[r] |= 1u << q;
 		if (sdaaDeviceGetFabricInfo(c->dev, &sh->fabric_id[r], &cards, &tag))
 			return swccl_fail(c, swcclUnhandledSdaaError, "no fabric information: %s",
 					  sdaaGetErrorString(sdaaGetLastError()));
 	}
+	do {
+		grow = seen;
+		for (int r = 0; r < sh->nranks; r++)
+			if (seen >> r & 1)
+				grow |= sh->reach[r];
+		if (grow == seen)
+			break;
+		seen = grow;
+	} while (true);
+	for (int r = 0; r < sh->nranks; r++)
+		if (!(seen >> r & 1))
+			return swccl_fail(sh->comm[r], swcclInvalidUsage,
+					  "card %d (rank %d) and card %d (rank 0) are not joined by a "
+					  "fabric, directly or through other ranks' cards "
+					  "(tools/vm/swai-vm --topology; SDAA_P2P_DISABLE unset)",
+					  sh->comm[r]->card, r, sh->comm[0]->card);
 	sh->xcard = true;
 	return swcclSuccess;
 }

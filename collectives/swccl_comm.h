@@ -70,6 +70,7 @@ struct swccl_shared {
 	uint64_t xsent[SWCCL_MAX_RANKS][SWCCL_MAX_RANKS];
 	uint64_t xcalls;
 	int fabric_id[SWCCL_MAX_RANKS];
+	uint32_t reach[SWCCL_MAX_RANKS];	/* bit q: rank r's card reaches q's */
 	struct swai_topo *topo;			/* SWCCL_TOPO, loaded on first use */
 	bool topo_tried;
 	struct swccl_xmodel *xmodel;		/* the cards' model (swccl_xcost.c) */

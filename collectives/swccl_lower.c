@@ -16,13 +16,16 @@
  * counter has the messages a sent in earlier calls plus k, then copies the
  * slot out (RECV) or reduces it into its destination in LDM (RECV_REDUCE,
  * src first: the schedule's order, so results are bitwise reproducible).
- * A RECV whose destination nothing of the receiver touches before it is
- * written there by the sender directly (direct()), without the slot.
+ * A RECV is written by the sender straight into its destination, without
+ * the slot (direct()), when whatever the receiver does to that range
+ * before the receive is over before the sender's SEND can start.
  * The counters are on the receiving card, so a wait ends at the signal's
  * modeled time plus the route (datasheet §15.4).  A slot is reused only by
  * the next call: before its first message to b a rank waits until b has
- * finished every earlier call (b's "done" counter on the sender's card,
- * which b raises at the end of each call).
+ * started this call (b's "started" counter on the sender's card, which b
+ * raises first thing in each call) -- so b's stream has finished whatever
+ * came before, b's earlier calls included (their slots are free) and its
+ * earlier work on the buffers a sender writes into directly.
  *
  * Order: a rank's steps run in a topological order of their dependencies
  * that puts every step that cannot block (sends, local copies and
@@ -36,6 +39,7 @@
  * so that a schedule may write OUT while IN is still to be read.  Avg
  * reduces as sum and divides the rank's output once at the end.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "swai-sched.h"
@@ -125,13 +129,13 @@ static uint64_t base(const struct swccl_call *c, int r, int b, uint64_t scratch,
 	}
 }
 
-/* The counters on rank @r's card: messages from @a, calls done by @a. */
+/* The counters on rank @r's card: messages from @a, calls @a has started. */
 static uint64_t msgs_from(const struct swccl_call *c, int r, int a)
 {
 	return c->xflags[r] + 8 * (uint64_t)a;
 }
 
-static uint64_t done_by(const struct swccl_call *c, int r, int a)
+static uint64_t started_by(const struct swccl_call *c, int r, int a)
 {
 	return c->xflags[r] + 8 * (uint64_t)(SWCCL_MAX_RANKS + a);
 }
@@ -157,24 +161,68 @@ static bool touches(const struct swai_step *a, int buf, uint32_t off, uint32_t n
 }
 
 /*
- * Can the sender write RECV @j of rank @b straight into its destination?
- * When nothing of @b touches that range before the receive (so nothing can
- * still be using it when the bytes land; later steps depend on the
- * receive), and @b is not in place (its IN is copied out when it starts,
- * which a sender's write could overtake).  Saves the copy out of the slot.
+ * Mark in @seen (indexed at @at[rank] + step) every step that happens
+ * before step @i of rank @a starts: its dependencies, and for a receive
+ * the send it takes, transitively.  Each rank runs its steps in an order
+ * of their dependencies, and a message's SIGNAL waits for everything its
+ * sender issued before it (datasheet §13.8), so such a step is over by then.
  */
-static bool direct(const struct swccl_call *c, const struct swai_sched *s, int b, int j)
+static void mark_before(const struct swai_sched *s, int **match, const int *at, bool *seen,
+			int a, int i)
+{
+	const struct swai_sched_rank *rk = &s->ranks[a];
+	const struct swai_step *st = &rk->steps[i];
+
+	for (uint32_t d = 0; d < st->ndeps; d++) {
+		int k = (int)rk->deps[st->deps_at + d];
+
+		if (!seen[at[a] + k]) {
+			seen[at[a] + k] = true;
+			mark_before(s, match, at, seen, a, k);
+		}
+	}
+	if ((st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) &&
+	    !seen[at[st->peer] + match[a][i]]) {
+		seen[at[st->peer] + match[a][i]] = true;
+		mark_before(s, match, at, seen, st->peer, match[a][i]);
+	}
+}
+
+/*
+ * Can the sender write RECV @j of rank @b straight into its destination?
+ * When every step of @b that touches that range before the receive
+ * happens before the sender's SEND starts (so nothing of @b still uses it
+ * when the bytes land; later steps depend on the receive) -- NHR's
+ * AllGather gets back the chunks its ReduceScatter forwarded -- and @b is
+ * not in place (its IN is copied out when it starts, which a sender's
+ * write could overtake).  Saves the copy out of the slot.
+ */
+static bool direct(const struct swccl_call *c, const struct swai_sched *s, int **match, int b,
+		   int j)
 {
 	const struct swai_sched_rank *rk = &s->ranks[b];
 	const struct swai_step *st = &rk->steps[j];
+	int at[SWCCL_MAX_RANKS + 1] = { 0 };
+	bool *seen = NULL, ok = true;
 
 	/* With ranks in other processes a sender knows no receiver's buffer. */
 	if (st->op != SWAI_STEP_RECV || c->xremote || in_place(c, s, b))
 		return false;
-	for (int k = 0; k < j; k++)
-		if (touches(&rk->steps[k], st->dst_buf, st->dst_off, st->count))
-			return false;
-	return true;
+	for (int k = 0; k < j && ok; k++) {
+		if (!touches(&rk->steps[k], st->dst_buf, st->dst_off, st->count))
+			continue;
+		if (!seen) {
+			for (int q = 0; q < s->nranks; q++)
+				at[q + 1] = at[q] + s->ranks[q].nsteps;
+			seen = calloc((size_t)at[s->nranks], sizeof(*seen));
+			if (!seen)
+				return false;
+			mark_before(s, match, at, seen, st->peer, match[b][j]);
+		}
+		ok = seen[at[b] + k];
+	}
+	free(seen);
+	return ok;
 }
 
 /*
@@ -197,7 +245,7 @@ static uint64_t target_of(const struct swccl_call *c, const struct swai_sched *s
 		if ((rv->op != SWAI_STEP_RECV && rv->op != SWAI_STEP_RECV_REDUCE) ||
 		    rv->peer != r || match[b][j] != i)
 			continue;
-		if (direct(c, s, b, j))
+		if (direct(c, s, match, b, j))
 			return base(c, b, rv->dst_buf, scr, inc, false) +
 			       elem_of(c, s, rv->dst_off) * c->esize;
 		return c->xland[b] + slots[j];
@@ -270,6 +318,10 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 			return;
 		}
 	prog_progress(p, c, r, SWCCL_STEP_START);
+	/* This call has started here: the senders may write to us. */
+	for (int b = 0; b < nr; b++)
+		if (b != r && c->xreach[r] >> b & 1)
+			swai_prog_push(p, swai_insn_signal(started_by(c, b, r), 1, false));
 	layout(c, s, r, slot, &scr, &inc);
 	if (copied)
 		prog_copy(p, c->xland[r] + inc, c->r[r].send.va,
@@ -291,7 +343,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		case SWAI_STEP_SEND:
 			if (!credit[a]) {
 				prog_progress(p, c, r, SWCCL_STEP_XCREDIT + a);
-				prog_wait(p, done_by(c, r, a), c->xcalls);
+				prog_wait(p, started_by(c, r, a), c->xcalls + 1);
 				credit[a] = true;
 			}
 			prog_copy(p, target_of(c, s, match, r, i, peer_slots), src, len);
@@ -303,7 +355,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 			prog_wait(p, msgs_from(c, r, a), c->xsent[a][r] + ++got[a]);
 			if (st->op == SWAI_STEP_RECV_REDUCE)
 				reduce_into(p, c, dst, src, c->xland[r] + slot[i], len / c->esize);
-			else if (!direct(c, s, r, i))	/* else the sender wrote it there */
+			else if (!direct(c, s, match, r, i))	/* else the sender wrote it */
 				prog_copy(p, dst, c->xland[r] + slot[i], len);
 			break;
 		case SWAI_STEP_COPY:
@@ -321,9 +373,5 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		phase_fold(p, c, &out, 1, 0, &out, 1, true,
 			   elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)));
 	}
-	/* This call is over here: the senders may fill our slots again. */
-	for (int b = 0; b < nr; b++)
-		if (b != r)
-			swai_prog_push(p, swai_insn_signal(done_by(c, b, r), 1, false));
 	prog_progress(p, c, r, SWCCL_STEP_DONE);
 }

@@ -101,8 +101,9 @@ void swccl_describe_stall(struct swccl_shared *sh, uint64_t seq, char *buf, size
 		else if (p >> 8 == seq && sh->xcard && (p & 0xff) >= SWCCL_STEP_XCREDIT &&
 			 (p & 0xff) < SWCCL_STEP_XCREDIT + SWCCL_MAX_RANKS)
 			len += (size_t)snprintf(buf + len, n - len, "; rank %d (card %d, CG %d) "
-						"waits for rank %d (card %d) to finish the previous "
-						"call", r, sh->comm[r]->card, sh->comm[r]->cg,
+						"waits for rank %d (card %d) to start this call "
+						"(earlier work on its stream?)", r,
+						sh->comm[r]->card, sh->comm[r]->cg,
 						(int)(p & 0xff) - SWCCL_STEP_XCREDIT,
 						sh->comm[(p & 0xff) - SWCCL_STEP_XCREDIT]->card);
 		else if (p >> 8 == seq && (p & 0xff) != SWCCL_STEP_DONE)

@@ -60,8 +60,18 @@ static const char *unsupported(const struct swccl_call *c, const struct swccl_al
 	/* Some serve only some rank counts (HD's AllGather: powers of two). */
 	if (swccl_xcard_sched(c, g->name, &s, why, sizeof(why)))
 		return why;
+	/* On a ring or a partial mesh, only schedules that send where a link goes. */
+	why[0] = 0;
+	for (int r = 0; r < s.nranks && !why[0]; r++)
+		for (int i = 0; i < s.ranks[r].nsteps && !why[0]; i++) {
+			int q = s.ranks[r].steps[i].peer;
+
+			if (s.ranks[r].steps[i].op == SWAI_STEP_SEND && !(c->xreach[r] >> q & 1))
+				snprintf(why, sizeof(why), "rank %d sends to rank %d, whose card "
+					 "the fabric does not join to its own", r, q);
+		}
 	swai_sched_free(&s);
-	return NULL;
+	return why[0] ? why : NULL;
 }
 
 /* The landing area every rank needs. */
@@ -272,6 +282,7 @@ void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
 	if (!sh->xcard)
 		return;
 	memcpy(c->fabric_id, sh->fabric_id, sizeof(c->fabric_id));
+	memcpy(c->xreach, sh->reach, sizeof(c->xreach));
 	c->topo = topo(sh);
 }
 

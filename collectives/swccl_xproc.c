@@ -134,6 +134,9 @@ swcclResult_t swccl_xproc_attach(struct swccl_shared *sh, int rank, struct swccl
 						   .card = r->card, .remote = true,
 						   .pid = r->pid };
 	}
+	/* One process per card: every pair of cards maps the other (IPC). */
+	for (int q = 0; q < sh->nranks; q++)
+		sh->reach[q] = (uint32_t)(((uint64_t)1 << sh->nranks) - 1) & ~(1u << q);
 	sh->xcard = true;
 	sh->peer = true;
 	return swcclSuccess;

@@ -235,6 +235,10 @@ run_suite vm-1card-all-global vm --cards 1 --hbm-mb 512 --local-mb 0 --cpes 16 -
 run_suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 -- \
 	env SWAI_EXPECT_CARDS=8 SWAI_EXPECT_HBM_MB=64 SWAI_EXPECT_LOCAL_MB=64 \
 	SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests --quick
+# A fabric that joins only neighbours: libswccl runs what fits, and only that;
+# there too, 8 cards x 4 core groups in levels (the all-Local VM has no Global-HBM).
+run_suite vm-8cards-ring vm --cards 8 --topology ring8 --hbm-mb 64 -- \
+	swccl_xcard_test -t partial_fabric -t cards_8 -t types_and_ops -t levels_8x4
 run_suite smi-json smi_json
 run_suite vm-runner-faults "$top/tools/vm/faults/run-tests.sh"
 # A root process in the guest fuzzing a bare card's BARs (the device model survives).
@@ -245,7 +249,7 @@ run_suite vm-unplug vm --cards 2 --unplug 1@20 -- swai_unplug_test
 run_suite vm-load-busy vm --cards 2 -- env SWAI_EXPECT_CARDS=2 \
 	SWAI_BUSY_CYCLES="${SWAI_BUSY_CYCLES:-25}" swai_load_test -r module.busy_load_unload_cycles
 wait $lane
-for vmsuite in vm-2cards-default vm-fuzz vm-1card-all-global vm-8cards-all-local smi-json \
+for vmsuite in vm-2cards-default vm-fuzz vm-1card-all-global vm-8cards-all-local vm-8cards-ring smi-json \
 		vm-runner-faults vm-mmio-fuzz vm-unplug vm-load-busy; do
 	report "$vmsuite"
 done

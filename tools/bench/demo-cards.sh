@@ -8,7 +8,10 @@
 #      allreduce-8cards.png);
 #   3. AllReduce of 32 MiB on N = 2..8 cards per algorithm, time against N
 #      (seed 000's last figure) plotted (BUILD/swccl-allreduce-32M-cards.png);
-#   4. the same on all 4 core groups of the 8 cards (32 ranks, in levels).
+#   4. a 1 MiB AllReduce on all 4 core groups of 4 cards (16 ranks, in
+#      levels: CSC on each card, the algorithm between cards per plane);
+#   5. what the selector picks for 8 cards on the other fabrics: one PCIe
+#      switch (pcie8) and a ring (ring8, where only the ring fits).
 set -eu
 build=${1:?usage: demo-cards.sh BUILD HOST_MEMCPY_GBPS}
 hm=${2:?usage: demo-cards.sh BUILD HOST_MEMCPY_GBPS}
@@ -23,9 +26,16 @@ SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --cards 8 --timeout 5400 -- sh -c '
 		swccl-bench allreduce --cards $n -b 32M -e 32M -a all -n 1 -w 0 --place local \
 			--json --no-summary || exit 1
 	done && echo &&
-	echo "# AllReduce of 32 MiB on 8 cards x 4 core groups (32 ranks, in levels)" &&
-	swccl-bench allreduce --cards 8 -g 4 -b 32M -e 32M -a all -n 1 -w 0 --place local \
+	echo "# AllReduce of 1 MiB on 4 cards x 4 core groups (16 ranks, in levels)" &&
+	swccl-bench allreduce --cards 4 -g 4 -b 1M -e 1M -a all -n 1 -w 0 --place local \
 		--no-summary' | "$top/tools/bench/swccl-plot.sh" "$build" | tee "$log"
+for topo in pcie8 ring8; do
+	echo
+	echo "# === the selector's choice for 8 cards on $topo (AllReduce, Local-HBM)"
+	SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --cards 8 --topology $topo --timeout 1800 -- \
+		swccl-bench allreduce --cards 8 -b 1M -e 32M -f 32 -a AUTO -n 1 -w 0 \
+		--place local --no-summary
+done | tee -a "$log"
 # Time against N at 32 MiB, one line per algorithm.
 data=$build/swccl-allreduce-32M-cards.dat
 awk -F'[,:]' '/"kind":"row"/ {

@@ -33,7 +33,7 @@
 	if (r_ != swcclSuccess) {					\
 		fprintf(stderr, "swccl-bench: %s: %s: %s\n", #call,	\
 			swcclGetErrorString(r_),			\
-			(b)->comm[0] ? swcclGetLastError((b)->comm[0]) : ""); \
+			swcclGetLastError((b)->comm[0]));		\
 		exit(1);						\
 	}								\
 } while (0)
