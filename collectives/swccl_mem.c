@@ -208,6 +208,17 @@ swcclResult_t swccl_xland(struct swccl_shared *sh, size_t bytes)
 
 	if (bytes <= sh->xland_bytes)
 		return swcclSuccess;
+	/* Doubling saves regrowing; where it does not fit, the exact size may. */
+	for (int r = 0; r < sh->nranks && want > bytes; r++) {
+		void *p;
+
+		if (sdaaSetDevice(sh->comm[r]->dev) || alloc_any(&p, want)) {
+			sdaaGetLastError();
+			want = bytes;
+		} else {
+			free_any(p);
+		}
+	}
 	for (int r = 0; r < sh->nranks; r++) {
 		void *p;
 
