@@ -208,6 +208,18 @@ swcclResult_t swccl_xland(struct swccl_shared *sh, size_t bytes)
 
 	if (bytes <= sh->xland_bytes)
 		return swcclSuccess;
+	/* No job can read them now: room for the new ones first. */
+	if (swccl_idle(sh)) {
+		for (int r = 0; r < sh->nranks; r++) {
+			if (sh->xland[r])
+				free_any(sh->xland[r]);
+			sh->xland[r] = NULL;
+		}
+		for (int i = 0; i < sh->nretired; i++)
+			free_any(sh->retired[i]);
+		sh->nretired = 0;
+		sh->xland_bytes = 0;
+	}
 	/* Doubling saves regrowing; where it does not fit, the exact size may. */
 	for (int r = 0; r < sh->nranks && want > bytes; r++) {
 		void *p;
