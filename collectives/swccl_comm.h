@@ -116,6 +116,8 @@ enum swccl_param {
 const char *swccl_param(enum swccl_param p);
 long swccl_param_long(enum swccl_param p);
 double swccl_param_double(enum swccl_param p);
+/* SWCCL_TIMEOUT, seconds (default 30) */
+double swccl_timeout_s(void);
 
 /* swccl_debug.c: SWCCL_DEBUG levels and SWCCL_DEBUG_SUBSYS subsystems */
 enum swccl_log { SWCCL_LOG_NONE, SWCCL_LOG_WARN, SWCCL_LOG_INFO, SWCCL_LOG_TRACE };
@@ -159,7 +161,6 @@ swcclResult_t swccl_xland(struct swccl_shared *sh, size_t bytes);
 void swccl_mem_free(struct swccl_shared *sh);
 
 /* swccl_timeout.c: no call hangs */
-double swccl_timeout_s(void);
 double swccl_now(void);
 void swccl_watchdog_start(struct swccl_shared *sh);
 void swccl_watchdog_stop(struct swccl_shared *sh);

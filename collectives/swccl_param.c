@@ -57,3 +57,11 @@ double swccl_param_double(enum swccl_param p)
 {
 	return strtod(swccl_param(p), NULL);
 }
+
+/* SWCCL_TIMEOUT in seconds: what every wait of libswccl is bounded by. */
+double swccl_timeout_s(void)
+{
+	double t = swccl_param_double(SWCCL_PARAM_TIMEOUT);
+
+	return t > 0 ? t : 30;
+}

@@ -30,13 +30,6 @@
 #include "swccl_kind.h"
 #include "swccl_xproc.h"
 
-double swccl_timeout_s(void)
-{
-	double t = swccl_param_double(SWCCL_PARAM_TIMEOUT);
-
-	return t > 0 ? t : 30;
-}
-
 double swccl_now(void)
 {
 	struct timespec ts;
