@@ -44,6 +44,11 @@
  * grow and shrink, which are ioctls in the runtime, run outside it: a
  * failed alloc drops the lock, grows, and retakes it to carve the new chunk,
  * and free detaches an emptied chunk under the lock and shrinks it after.
+ * Growing for a shared chunk is serialised by grow_lock, under which the
+ * grower first looks again for room: threads that all found none at once
+ * then make one chunk, not one each -- and a provider of one fixed range
+ * (the runtime's device addresses), which can give it only once, never
+ * fails the threads that came second.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -211,18 +216,10 @@ static int alloc_grow(struct sdaa_suballoc *sa, uint64_t asize, uint64_t size,
 	return 0;
 }
 
-int sdaa_suballoc_alloc(struct sdaa_suballoc *sa, uint64_t size, uint64_t *addr)
+/* Carve @asize bytes out of a free block: 0, 1 if none fits, or -ENOMEM. */
+static int alloc_fit(struct sdaa_suballoc *sa, uint64_t asize, uint64_t size, uint64_t *addr)
 {
 	struct sa_block *b, *rest;
-	uint64_t asize;
-
-	if (!size || !addr)
-		return -EINVAL;
-	if (size > UINT64_MAX - sa->align)
-		return -ENOMEM;
-	asize = (size + sa->align - 1) & ~(sa->align - 1);
-	if (asize > sa->granule / 2)
-		return alloc_dedicated(sa, asize, size, addr);
 
 	pthread_mutex_lock(&sa->lock);
 	rest = sa_pool_get(&sa->pool);	/* first, so that nothing can fail later */
@@ -239,7 +236,30 @@ int sdaa_suballoc_alloc(struct sdaa_suballoc *sa, uint64_t size, uint64_t *addr)
 	}
 	sa_pool_put(&sa->pool, rest);
 	pthread_mutex_unlock(&sa->lock);
-	return alloc_grow(sa, asize, size, addr);
+	return 1;
+}
+
+int sdaa_suballoc_alloc(struct sdaa_suballoc *sa, uint64_t size, uint64_t *addr)
+{
+	uint64_t asize;
+	int rc;
+
+	if (!size || !addr)
+		return -EINVAL;
+	if (size > UINT64_MAX - sa->align)
+		return -ENOMEM;
+	asize = (size + sa->align - 1) & ~(sa->align - 1);
+	if (asize > sa->granule / 2)
+		return alloc_dedicated(sa, asize, size, addr);
+	rc = alloc_fit(sa, asize, size, addr);
+	if (rc <= 0)
+		return rc;
+	pthread_mutex_lock(&sa->grow_lock);
+	rc = alloc_fit(sa, asize, size, addr);	/* grown while we waited? */
+	if (rc > 0)
+		rc = alloc_grow(sa, asize, size, addr);
+	pthread_mutex_unlock(&sa->grow_lock);
+	return rc;
 }
 
 int sdaa_suballoc_free(struct sdaa_suballoc *sa, uint64_t addr)
@@ -345,6 +365,12 @@ int sdaa_suballoc_init(struct sdaa_suballoc *sa, const struct sdaa_suballoc_ops 
 		sa_index_fini(&sa->index);
 		return -rc;
 	}
+	rc = pthread_mutex_init(&sa->grow_lock, NULL);
+	if (rc) {
+		pthread_mutex_destroy(&sa->lock);
+		sa_index_fini(&sa->index);
+		return -rc;
+	}
 	return 0;
 }
 
@@ -358,5 +384,6 @@ void sdaa_suballoc_fini(struct sdaa_suballoc *sa)
 	}
 	sa_index_fini(&sa->index);
 	sa_pool_fini(&sa->pool);
+	pthread_mutex_destroy(&sa->grow_lock);
 	pthread_mutex_destroy(&sa->lock);
 }

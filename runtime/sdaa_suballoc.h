@@ -84,6 +84,7 @@ struct sa_index {
  */
 struct sdaa_suballoc {
 	pthread_mutex_t lock;
+	pthread_mutex_t grow_lock;	/* one grow at a time; taken before lock */
 	const struct sdaa_suballoc_ops *ops;
 	void *ctx;
 	uint64_t granule;		/* chunk size asked of grow() */

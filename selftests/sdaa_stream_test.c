@@ -458,6 +458,14 @@ TEST_F_TIMEOUT(card, legacy_stream_rules, 120)
 	sdaaFreeHost(semh);
 }
 
+/* busy_fail: say which call of worker @idx failed and why; returns 1. */
+static int busy_fail(int idx, const char *what, int i, sdaaError_t err)
+{
+	fprintf(stderr, "# worker %d stream %d: %s: %s (%s)\n", idx, i, what,
+		sdaaGetErrorName(err), sdaaGetErrorString(err));
+	return 1;
+}
+
 /* Work for one thread or process: @streams streams over the card's CGs. */
 static int busy_streams(int idx, void *arg)
 {
@@ -466,6 +474,7 @@ static int busy_streams(int idx, void *arg)
 	sdaaStream_t s[16];
 	char *in[16], *out[16], *l[16], *g[16];
 	struct sdaaDeviceProp prop;
+	sdaaError_t e;
 
 	if (!sdaa_test_can_submit(0))
 		return 0;
@@ -476,23 +485,32 @@ static int busy_streams(int idx, void *arg)
 	for (int i = 0; i < streams; i++) {
 		int d = (i + idx) % (ndev < 4 ? ndev : 4);
 
-		if (sdaaSetDevice(d) || sdaaStreamCreate(&s[i]) ||
-		    sdaaMallocHost((void **)&in[i], n) || sdaaMallocHost((void **)&out[i], n) ||
-		    sdaaMalloc((void **)&l[i], n) || sdaaMallocCross((void **)&g[i], n))
-			return 1;
+		if ((e = sdaaSetDevice(d)) || (e = sdaaStreamCreate(&s[i])))
+			return busy_fail(idx, "stream", i, e);
+		if ((e = sdaaMallocHost((void **)&in[i], n)) ||
+		    (e = sdaaMallocHost((void **)&out[i], n)) ||
+		    (e = sdaaMalloc((void **)&l[i], n)) ||
+		    (e = sdaaMallocCross((void **)&g[i], n)))
+			return busy_fail(idx, "allocation", i, e);
 	}
 	for (int round = 0; round < 6; round++) {
 		for (int i = 0; i < streams; i++) {
 			sdaa_test_fill(in[i], n, (uint64_t)(idx * 1000 + round * 16 + i));
-			if (sdaaMemcpyAsync(l[i], in[i], n, sdaaMemcpyDefault, s[i]) ||
-			    sdaaMemcpyAsync(g[i], l[i], n, sdaaMemcpyDefault, s[i]) ||
-			    sdaaMemcpyAsync(out[i], g[i], n, sdaaMemcpyDefault, s[i]))
-				return 1;
+			if ((e = sdaaMemcpyAsync(l[i], in[i], n, sdaaMemcpyDefault, s[i])) ||
+			    (e = sdaaMemcpyAsync(g[i], l[i], n, sdaaMemcpyDefault, s[i])) ||
+			    (e = sdaaMemcpyAsync(out[i], g[i], n, sdaaMemcpyDefault, s[i])))
+				return busy_fail(idx, "copy", i, e);
 		}
 		for (int i = 0; i < streams; i++) {
-			if (sdaaStreamSynchronize(s[i]))
-				return 1;
-			bad += sdaa_test_diff(out[i], in[i], n) != -1;
+			long at;
+
+			if ((e = sdaaStreamSynchronize(s[i])))
+				return busy_fail(idx, "synchronize", i, e);
+			at = sdaa_test_diff(out[i], in[i], n);
+			if (at != -1)
+				fprintf(stderr, "# worker %d stream %d round %d: byte %ld of %zu differs\n",
+					idx, i, round, at, n);
+			bad += at != -1;
 		}
 	}
 	for (int i = 0; i < streams; i++) {

@@ -580,6 +580,66 @@ static void test_threads(void)
 	finish(&mt_sa, &f);
 }
 
+/*
+ * A level 1 that has one range and gives it once (as the runtime's device
+ * address space does): threads that all start on an empty pool at once
+ * each fail to find room and ask it to grow, and only the first is given
+ * the range -- the others must find their room in it, not fail.
+ */
+static int once_grow(void *ctx, uint64_t min, uint64_t *base, uint64_t *len)
+{
+	atomic_int *given = ctx;
+
+	if (min > 64 * MiB || atomic_exchange(given, 1))
+		return -ENOMEM;
+	*base = SPACE_BASE;
+	*len = 64 * MiB;
+	return 0;
+}
+
+static void once_shrink(void *ctx, uint64_t base, uint64_t len)
+{
+	(void)base;
+	(void)len;
+	atomic_store((atomic_int *)ctx, 0);
+}
+
+static const struct sdaa_suballoc_ops once_ops = { .grow = once_grow, .shrink = once_shrink };
+static struct sdaa_suballoc once_sa;
+static pthread_barrier_t once_start;
+static atomic_int once_failed;
+
+static void *once_thread(void *arg)
+{
+	uint64_t a;
+
+	(void)arg;
+	pthread_barrier_wait(&once_start);
+	if (sdaa_suballoc_alloc(&once_sa, 4096, &a))
+		atomic_fetch_add(&once_failed, 1);
+	return NULL;
+}
+
+static void test_grow_once_race(void)
+{
+	pthread_t t[NTHREADS];
+	atomic_int given = 0;
+
+	for (int round = 0; round < 200; round++) {
+		CHECK(sdaa_suballoc_init(&once_sa, &once_ops, &given, 64 * MiB, ALIGN) == 0);
+		CHECK(pthread_barrier_init(&once_start, NULL, NTHREADS) == 0);
+		for (long i = 0; i < NTHREADS; i++)
+			CHECK(pthread_create(&t[i], NULL, once_thread, NULL) == 0);
+		for (int i = 0; i < NTHREADS; i++)
+			pthread_join(t[i], NULL);
+		pthread_barrier_destroy(&once_start);
+		CHECK(stats(&once_sa).nallocs == NTHREADS);
+		CHECK(atomic_load(&given) == 1);
+		sdaa_suballoc_fini(&once_sa);
+	}
+	CHECK(atomic_load(&once_failed) == 0);
+}
+
 /* fini returns every chunk, live allocations or not. */
 static void test_fini(void)
 {
@@ -611,6 +671,7 @@ static const struct tap_test tests[] = {
 	{ "big allocations get a dedicated chunk", test_dedicated },
 	{ "size lookup", test_size },
 	{ "4 threads: no lost or duplicated addresses", test_threads },
+	{ "4 threads on an empty pool whose level 1 gives its range once", test_grow_once_race },
 	{ "fini returns every chunk", test_fini },
 };
 
