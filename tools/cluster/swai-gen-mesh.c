@@ -13,9 +13,19 @@
  *          Broadcast scatters then all-gathers; Reduce reduce-scatters
  *          then gathers at the root.
  * Every rank reduces a block in rank order, starting from rank 0's, so
- * the ranks' results are bitwise equal.
+ * the ranks' results are bitwise equal.  A rank sends to its peers in rank
+ * order from its o->shift-th peer on (swai-gen.h): only the order of one
+ * round's sends moves, never which messages a pair exchanges.
  */
 #include "swai-gen.h"
+
+/* The @i-th peer rank @r sends to in a round to all (0 <= i < N - 1). */
+static int peer_at(int r, int i, int N, int shift)
+{
+    int q = ((i + shift) % (N - 1) + (N - 1)) % (N - 1);
+
+    return q < r ? q : q + 1;
+}
 
 /*
  * Block @b of every rank's input, reduced in rank order into @dst at
@@ -39,13 +49,13 @@ static void reduce_in_order(struct swai_sched *s, int r, int N, uint32_t b,
 
 /* Block q of the input to rank q, reduced there into dst[q or 0]. */
 static void direct_rs(struct swai_sched *s, int N, bool at_block,
-                      int root_only, uint32_t round)
+                      int root_only, int shift, uint32_t round)
 {
     for (int r = 0; r < N; r++) {
-        for (int q = 0; q < N; q++) {
-            if (q != r) {
-                swai_sched_send(s, r, q, SWAI_BUF_IN, (uint32_t)q, 1, round);
-            }
+        for (int i = 0; i < N - 1; i++) {
+            int q = peer_at(r, i, N, shift);
+
+            swai_sched_send(s, r, q, SWAI_BUF_IN, (uint32_t)q, 1, round);
         }
         reduce_in_order(s, r, N, (uint32_t)r,
                         root_only < 0 || r == root_only ? SWAI_BUF_OUT :
@@ -55,14 +65,12 @@ static void direct_rs(struct swai_sched *s, int N, bool at_block,
 
 /* Block r of @src at every rank r to every other rank's out[r]. */
 static void direct_ag(struct swai_sched *s, int N, int src, bool at_block,
-                      uint32_t round)
+                      int shift, uint32_t round)
 {
     for (int r = 0; r < N; r++) {
-        for (int q = 0; q < N; q++) {
-            if (q != r) {
-                swai_sched_send(s, r, q, src, at_block ? (uint32_t)r : 0, 1,
-                                round);
-            }
+        for (int i = 0; i < N - 1; i++) {
+            swai_sched_send(s, r, peer_at(r, i, N, shift), src,
+                            at_block ? (uint32_t)r : 0, 1, round);
         }
         for (int q = 0; q < N; q++) {
             if (q != r) {
@@ -77,6 +85,7 @@ static int build1(struct swai_sched *s, enum swai_coll coll, int N,
                   const struct swai_gen_opts *o, char *why, size_t n)
 {
     int ret = swai_sched_init(s, "MESH1", coll, N, o->root, 1);
+    bool copied = false;
 
     (void)why;
     (void)n;
@@ -86,32 +95,37 @@ static int build1(struct swai_sched *s, enum swai_coll coll, int N,
     switch (coll) {
     case SWAI_COLL_ALLREDUCE:
         for (int r = 0; r < N; r++) {
-            for (int q = 0; q < N; q++) {
-                if (q != r) {
-                    swai_sched_send(s, r, q, SWAI_BUF_IN, 0, 1, 0);
-                }
+            for (int i = 0; i < N - 1; i++) {
+                swai_sched_send(s, r, peer_at(r, i, N, o->shift), SWAI_BUF_IN,
+                                0, 1, 0);
             }
             reduce_in_order(s, r, N, 0, SWAI_BUF_OUT, 0, 0);
         }
         break;
     case SWAI_COLL_REDUCESCATTER:
-        direct_rs(s, N, false, -1, 0);
+        direct_rs(s, N, false, -1, o->shift, 0);
         break;
     case SWAI_COLL_ALLGATHER:
         for (int r = 0; r < N; r++) {
             swai_sched_copy(s, r, SWAI_BUF_IN, 0, SWAI_BUF_OUT, (uint32_t)r,
                             1, 0);
         }
-        direct_ag(s, N, SWAI_BUF_IN, false, 0);
+        direct_ag(s, N, SWAI_BUF_IN, false, o->shift, 0);
         break;
     case SWAI_COLL_BROADCAST:
-        for (int q = 0; q < N; q++) {
-            if (q == o->root) {
-                swai_sched_copy(s, q, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, 1, 0);
-                continue;
+        for (int i = 0; i <= N - 1; i++) {
+            int q = i < N - 1 ? peer_at(o->root, i, N, o->shift) : -1;
+
+            /* The root's own copy where rank order puts it (before q > root). */
+            if (!copied && (q < 0 || q > o->root)) {
+                swai_sched_copy(s, o->root, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0,
+                                1, 0);
+                copied = true;
             }
-            swai_sched_send(s, o->root, q, SWAI_BUF_IN, 0, 1, 0);
-            swai_sched_recv(s, q, o->root, SWAI_BUF_OUT, 0, 1, 0);
+            if (q >= 0) {
+                swai_sched_send(s, o->root, q, SWAI_BUF_IN, 0, 1, 0);
+                swai_sched_recv(s, q, o->root, SWAI_BUF_OUT, 0, 1, 0);
+            }
         }
         break;
     default:
@@ -139,22 +153,22 @@ static int build2(struct swai_sched *s, enum swai_coll coll, int N,
     }
     switch (coll) {
     case SWAI_COLL_ALLREDUCE:
-        direct_rs(s, N, true, -1, 0);
-        direct_ag(s, N, SWAI_BUF_OUT, true, 1);
+        direct_rs(s, N, true, -1, o->shift, 0);
+        direct_ag(s, N, SWAI_BUF_OUT, true, o->shift, 1);
         break;
     case SWAI_COLL_BROADCAST:
         swai_sched_copy(s, o->root, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, C, 0);
-        for (int q = 0; q < N; q++) {
-            if (q != o->root) {
-                swai_sched_send(s, o->root, q, SWAI_BUF_IN, (uint32_t)q, 1,
-                                0);
-                swai_sched_recv(s, q, o->root, SWAI_BUF_OUT, (uint32_t)q, 1,
-                                0);
-            }
+        for (int i = 0; i < N - 1; i++) {
+            int q = peer_at(o->root, i, N, o->shift);
+
+            swai_sched_send(s, o->root, q, SWAI_BUF_IN, (uint32_t)q, 1, 0);
+            swai_sched_recv(s, q, o->root, SWAI_BUF_OUT, (uint32_t)q, 1, 0);
         }
         for (int r = 0; r < N; r++) {
-            for (int q = 0; q < N; q++) {
-                if (q != r && q != o->root) {
+            for (int i = 0; i < N - 1; i++) {
+                int q = peer_at(r, i, N, o->shift);
+
+                if (q != o->root) {
                     swai_sched_send(s, r, q, SWAI_BUF_OUT, (uint32_t)r, 1, 1);
                 }
             }
@@ -166,7 +180,7 @@ static int build2(struct swai_sched *s, enum swai_coll coll, int N,
         }
         break;
     default:
-        direct_rs(s, N, true, o->root, 0);
+        direct_rs(s, N, true, o->root, o->shift, 0);
         s->scratch_chunks = C;
         for (int q = 0; q < N; q++) {
             if (q != o->root) {

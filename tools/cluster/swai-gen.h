@@ -26,6 +26,14 @@ enum swai_nhr_order {
 struct swai_gen_opts {
     int root;                       /* Broadcast, Reduce */
     enum swai_nhr_order nhr_order;  /* AllReduce only */
+    /*
+     * MESH1, MESH2: a rank that sends to every peer starts with its
+     * shift-th peer (mod N - 1) in rank order, instead of the first.
+     * Several planes of one card's core groups, each its own
+     * communicator, then send over different links at the same time
+     * (libswccl's levels shift plane j by j (N - 1) / G).  Others ignore it.
+     */
+    int shift;
 };
 
 struct swai_gen {

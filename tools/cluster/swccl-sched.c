@@ -34,7 +34,7 @@
 
 struct args {
 	const char *cmd, *coll, *algo, *in, *format, *topo, *route;
-	int nranks, root, max;
+	int nranks, root, max, shift;
 	uint64_t bytes;
 	enum swai_nhr_order order;
 };
@@ -48,6 +48,8 @@ static void usage(FILE *f)
 		"  -n, --ranks N       ranks (1..%d)\n"
 		"  -r, --root R        root of broadcast/reduce\n"
 		"      --order O       NHR AllReduce slice order: best identity bitrev\n"
+		"      --shift S       MESH1/MESH2: start each round's sends at the S-th peer\n"
+		"                      (plane j of G core groups per card: j(N-1)/G)\n"
 		"      --in FILE       a schedule file (.json or MSCCL .xml)\n"
 		"      --format F      export as json (default) or msccl\n"
 		"      --max N         pieces: report N = 2..N (default 1024)\n"
@@ -92,7 +94,7 @@ static char *slurp(const char *path, size_t *len)
 /* The schedule the arguments name: generated, or read from --in. */
 static int get_sched(const struct args *a, struct swai_sched *s)
 {
-	struct swai_gen_opts o = { .root = a->root, .nhr_order = a->order };
+	struct swai_gen_opts o = { .root = a->root, .nhr_order = a->order, .shift = a->shift };
 	char why[512];
 	int c, ret;
 
@@ -365,6 +367,7 @@ int main(int argc, char **argv)
 		{ "in", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "max", required_argument, NULL, 'm' },
+		{ "shift", required_argument, NULL, 's' },
 		{ "topo", required_argument, NULL, 't' },
 		{ "route", required_argument, NULL, 'R' },
 		{ "bytes", required_argument, NULL, 'b' },
@@ -400,6 +403,10 @@ int main(int argc, char **argv)
 		case 'f': a.format = optarg; break;
 		case 'm':
 			a.max = (int)swai_cli_long_or_exit(PROG, "--max", optarg, 2, 4096);
+			break;
+		case 's':
+			a.shift = (int)swai_cli_long_or_exit(PROG, "--shift", optarg, 0,
+							     SWAI_SCHED_MAX_RANKS - 1);
 			break;
 		case 't': a.topo = optarg; break;
 		case 'R': a.route = optarg; break;

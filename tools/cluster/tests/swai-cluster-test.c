@@ -186,6 +186,67 @@ static void test_generators_verify(void)
 	}
 }
 
+/* The @i-th SEND of rank @r in @s: its peer, or -1. */
+static int nth_send(const struct swai_sched *s, int r, int i)
+{
+	for (int k = 0; k < s->ranks[r].nsteps; k++)
+		if (s->ranks[r].steps[k].op == SWAI_STEP_SEND && !i--)
+			return s->ranks[r].steps[k].peer;
+	return -1;
+}
+
+/*
+ * MESH's shift (the planes of a card's core groups): the same messages in
+ * another order, verified, and at N = 8 the 4 planes' shifts send each
+ * round's i-th message over 4 different links.
+ */
+static void test_mesh_shift(void)
+{
+	static const char *const mesh[] = { "MESH1", "MESH2" };
+
+	for (int g = 0; g < 2; g++)
+		for (int c = 0; c < SWAI_COLL_N; c++)
+			for (int N = 2; N <= 9; N++)
+				for (int sh = 0; sh < N - 1; sh++) {
+					struct swai_gen_opts o0 = { .root = N / 2 }, o = o0;
+					struct swai_sched a, b;
+					char why[256];
+					int sends = 0;
+
+					o.shift = sh;
+					if (swai_gen_build(&a, mesh[g], c, N, &o0, why, sizeof(why)))
+						continue;
+					build_ok(&b, mesh[g], c, N, &o);
+					if (swai_sched_verify(&b, why, sizeof(why))) {
+						printf("# %s\n", why);
+						CHECK(0);
+					}
+					for (int r = 0; r < N; r++) {
+						CHECK_EQ(a.ranks[r].nsteps, b.ranks[r].nsteps);
+						while (nth_send(&b, r, sends) >= 0)
+							sends++;
+					}
+					CHECK(sends > 0 || c == SWAI_COLL_REDUCE);
+					if (c == SWAI_COLL_ALLREDUCE && N > 2)
+						CHECK_EQ(nth_send(&b, 0, 0), sh + 1);
+					swai_sched_free(&a);
+					swai_sched_free(&b);
+				}
+	for (int i = 0; i < 7; i++) {
+		uint32_t used = 0;
+
+		for (int j = 0; j < 4; j++) {
+			struct swai_gen_opts o = { .shift = j * 7 / 4 };
+			struct swai_sched s;
+
+			build_ok(&s, "MESH2", SWAI_COLL_ALLREDUCE, 8, &o);
+			used |= 1u << nth_send(&s, 2, i);
+			swai_sched_free(&s);
+		}
+		CHECK_EQ(__builtin_popcount(used), 4);
+	}
+}
+
 /* NHR AllReduce in every order, and at sizes the seed does not tabulate. */
 static void test_nhr_large(void)
 {
@@ -622,6 +683,7 @@ static const struct tap_test tests[] = {
 	{ "NHR: seed 000's N=4 tables, standard and reordered", test_nhr_n4_tables },
 	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
 	{ "generators: every collective, N=1..40, verified", test_generators_verify },
+	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
 	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
 	{ "NHR reordering: contiguous where possible, ~sqrt(N) for odd N", test_nhr_pieces },
 	{ "verify: missing dependencies, double counting, unmatched sends",
