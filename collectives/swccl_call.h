@@ -104,6 +104,7 @@ struct swccl_call {
 	uint64_t xcalls;			/* cross-card calls before this one */
 	int fabric_id[SWCCL_MAX_RANKS];		/* rank -> card of the topology */
 	uint32_t xreach[SWCCL_MAX_RANKS];	/* bit q: rank r's card reaches q's */
+	int xplane, xplanes;	/* plane j of G running at once on the cards' CGs; 0, 1 */
 	const struct swai_topo *topo;		/* for the estimates; NULL: none */
 };
 

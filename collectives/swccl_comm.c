@@ -164,6 +164,9 @@ static swcclResult_t setup_hier(struct swccl_shared *sh)
 		if (swcclCommInitAll(h->plane[j], h->ncards, dev))
 			return swccl_fail(sh->comm[0], swcclInvalidUsage, "plane %d (slot %d of "
 					  "every card): %s", j, j, swcclGetLastError(NULL));
+		/* The planes run at once: their schedules and their cost know it. */
+		h->plane[j][0]->sh->plane = j;
+		h->plane[j][0]->sh->planes = h->per_card;
 	}
 	sh->execute = swccl_hier_execute;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "comm of %d ranks: %d cards x %d core groups, "

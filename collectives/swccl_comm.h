@@ -71,6 +71,7 @@ struct swccl_shared {
 	uint64_t xcalls;
 	int fabric_id[SWCCL_MAX_RANKS];
 	uint32_t reach[SWCCL_MAX_RANKS];	/* bit q: rank r's card reaches q's */
+	int plane, planes;	/* plane j of G (swccl_hier.c) sharing the cards; 0, 1 */
 	struct swai_topo *topo;			/* SWCCL_TOPO, loaded on first use */
 	bool topo_tried;
 	struct swccl_xmodel *xmodel;		/* the cards' model (swccl_xcost.c) */

@@ -83,6 +83,8 @@ static void level_init(struct level *l, swcclComm_t *comm, int n, enum swccl_col
 /* Per phase: the slowest level's prediction, every launch. */
 struct tally {
 	double phase_us, us;
+	double launch_us;	/* a job's launch cost (each level's prediction has one) */
+	int phases;		/* phases with work so far */
 	int launches, host_syncs;
 	swcclAlgo_t between;
 };
@@ -119,9 +121,16 @@ static swcclResult_t level_run(struct level *l, swcclAlgo_t algo, struct tally *
 	return res;
 }
 
+/*
+ * A phase's levels are queued on the ranks' streams behind the previous
+ * phase's, at the same host time (launching does not move libsdaa's host
+ * clock), so only the first phase pays the launch: a later one starts when
+ * the one before it ends.
+ */
 static void phase_end(struct tally *t)
 {
-	t->us += t->phase_us;
+	if (t->phase_us > 0)
+		t->us += t->phases++ ? t->phase_us - t->launch_us : t->phase_us;
 	t->phase_us = 0;
 }
 
@@ -404,7 +413,7 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 				 swcclComm_t comm0)
 {
 	const struct swccl_hier *h = sh->hier;
-	struct tally t = { .between = swcclAlgoAuto };
+	struct tally t = { .between = swcclAlgoAuto, .launch_us = (double)c->tp.launchNs / 1e3 };
 	swcclAlgo_t want = comm0->algo;
 	swcclResult_t res;
 	int dev = 0;

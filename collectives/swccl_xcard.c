@@ -17,6 +17,7 @@
 #include "swai-gen.h"
 #include "swai-sched-cost.h"
 #include "swai-topo.h"
+#include "swai_regs.h"
 #include "swccl_plan.h"
 #include "swccl_xcard.h"
 
@@ -37,6 +38,10 @@ int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_
 		      char *why, size_t n)
 {
 	struct swai_gen_opts o = { .root = c->root, .nhr_order = SWAI_NHR_BEST };
+
+	/* Planes sending at once start at different peers (swai-gen.h). */
+	if (c->xplanes > 1)
+		o.shift = c->xplane * (c->nranks - 1) / c->xplanes;
 
 	return swai_gen_build(s, name, coll_of(c->coll), c->nranks, &o, why, n) ? -1 : 0;
 }
@@ -217,36 +222,53 @@ static double estimate(const struct swccl_call *c, const struct swccl_algo *a)
 }
 
 /*
- * @c with the addresses a model run classifies by, and no history: each
- * rank's memory in a window of its own beyond every device address (39
- * bits), the user buffers at their offsets (so in place stays in place,
- * and ranks of other processes, whose buffers mirror ours, stay apart).
+ * @c as plane @p of a model run, with the addresses the run classifies by
+ * and no history: each rank's memory of each plane in a window of its own
+ * beyond every device address (39 bits), the user buffers at their offsets
+ * (so in place stays in place, and ranks of other processes, whose buffers
+ * mirror ours, stay apart).  The planes of a level are alike but for their
+ * core groups: plane p runs where @c's would, p - c->xplane core groups on.
  */
-static void model_call(const struct swccl_call *c, const struct swccl_algo *a,
+static void model_call(const struct swccl_call *c, const struct swccl_algo *a, int p,
 		       struct swccl_call *m)
 {
 	*m = *c;
-	m->xland_bytes = a->scratch(c);
+	m->xplane = p;
+	m->xland_bytes = a->scratch(m);
 	m->xcalls = 0;
 	memset(m->xsent, 0, sizeof(m->xsent));
 	for (int r = 0; r < c->nranks; r++) {
-		uint64_t win = (1ULL << 46) + ((uint64_t)r << 41);
+		uint64_t win = (1ULL << 50) + ((uint64_t)(r * SWAI_NUM_CG + p) << 41);
+		int cg = ((c->r[r].cg + p - c->xplane) % SWAI_NUM_CG + SWAI_NUM_CG) % SWAI_NUM_CG;
+		struct swccl_buf *u[2] = { &m->r[r].send, &m->r[r].recv };
 
 		m->xflags[r] = win;
 		m->xland[r] = win + (1ULL << 20);
-		if (m->r[r].send.va)
-			m->r[r].send.va = win + (1ULL << 40) + (c->r[r].send.va & ((1ULL << 40) - 1));
-		if (m->r[r].recv.va)
-			m->r[r].recv.va = win + (1ULL << 40) + (c->r[r].recv.va & ((1ULL << 40) - 1));
+		for (int k = 0; k < 2; k++) {
+			if (u[k]->va)
+				u[k]->va = win + (1ULL << 40) + (u[k]->va & ((1ULL << 40) - 1));
+			if (u[k]->tier == SWCCL_LOCAL && u[k]->cg == c->r[r].cg)
+				u[k]->cg = cg;
+		}
+		m->r[r].cg = cg;
 	}
 }
 
+/*
+ * What @a takes: @c's call and, when @c is one of the planes of a level,
+ * every other plane's at the same time on the other core groups (they
+ * share the links); the latest end of them all.
+ */
 double swccl_xcard_cost(struct swccl_shared *sh, const struct swccl_call *c,
 			const struct swccl_algo *a)
 {
+	int np = c->xplanes > 1 && c->xplanes <= SWAI_NUM_CG ? c->xplanes : 1;
+	const struct swccl_call *cp[SWAI_NUM_CG];
+	const struct swccl_sched *sp[SWAI_NUM_CG];
+	struct swccl_sched s[SWAI_NUM_CG];
 	struct swccl_call *m;
-	struct swccl_sched s;
 	char why[512];
+	bool nomem = false;
 	double us = -1;
 
 	if (!c->topo)
@@ -260,18 +282,24 @@ double swccl_xcard_cost(struct swccl_shared *sh, const struct swccl_call *c,
 	}
 	if (!sh->xmodel)
 		return estimate(c, a);
-	m = malloc(sizeof(*m));
+	m = calloc((size_t)np, sizeof(*m));
 	if (!m)
 		return estimate(c, a);
-	model_call(c, a, m);
-	swccl_sched_init(&s, c->nranks, false);
-	swccl_sched_algo(&s, m, a);
-	if (s.nomem || swccl_xmodel_run(sh->xmodel, m, &s, &us, why, sizeof(why))) {
+	for (int p = 0; p < np; p++) {
+		model_call(c, a, np > 1 ? p : c->xplane, &m[p]);
+		swccl_sched_init(&s[p], c->nranks, false);
+		swccl_sched_algo(&s[p], &m[p], a);
+		nomem |= s[p].nomem;
+		cp[p] = &m[p];
+		sp[p] = &s[p];
+	}
+	if (nomem || swccl_xmodel_run(sh->xmodel, np, cp, sp, &us, why, sizeof(why))) {
 		swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "%s between cards: %s", a->name,
-			  s.nomem ? "no memory for its programs" : why);
+			  nomem ? "no memory for its programs" : why);
 		us = estimate(c, a);
 	}
-	swccl_sched_free(&s);
+	for (int p = 0; p < np; p++)
+		swccl_sched_free(&s[p]);
 	free(m);
 	return us;
 }
@@ -283,6 +311,8 @@ void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
 		return;
 	memcpy(c->fabric_id, sh->fabric_id, sizeof(c->fabric_id));
 	memcpy(c->xreach, sh->reach, sizeof(c->xreach));
+	c->xplane = sh->plane;
+	c->xplanes = sh->planes;
 	c->topo = topo(sh);
 }
 

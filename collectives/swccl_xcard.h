@@ -47,8 +47,13 @@ struct swccl_sched;
 struct swccl_xmodel *swccl_xmodel_new(const struct swccl_call *c, const char *topology,
 				      char *why, size_t n);
 void swccl_xmodel_free(struct swccl_xmodel *m);
-int swccl_xmodel_run(struct swccl_xmodel *m, const struct swccl_call *c,
-		     const struct swccl_sched *s, double *us, char *why, size_t n);
+/*
+ * The calls @c[0 .. nplanes) with their programs @s[], at once (the planes
+ * of one level, each rank r on its own core group of rank r's card): the
+ * latest end into *us; 0, or -1 with the reason in @why.
+ */
+int swccl_xmodel_run(struct swccl_xmodel *m, int nplanes, const struct swccl_call *const *c,
+		     const struct swccl_sched *const *s, double *us, char *why, size_t n);
 /* The call's view of the comm: across cards or not, ranks' cards, topology. */
 void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c);
 void swccl_xcard_free(struct swccl_shared *sh);

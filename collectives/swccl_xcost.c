@@ -14,6 +14,12 @@
  * fabric indices.  Nothing is moved, only timed -- except the counters,
  * whose values steer the waits: they live in a shadow here, one per rank,
  * shared by the rank that owns them and the peers that signal them.
+ *
+ * Planes: the calls of several communicators that run at once on other
+ * core groups of the same cards (the planes of swccl_hier.c) run here
+ * together, each plane's rank r on its own core group of rank r's card, so
+ * they share the links -- and the card's paths -- as on the device.  Their
+ * addresses are kept apart by the caller (swccl_xcard.c's model calls).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,41 +33,51 @@
 
 #define NCTR	(2 * SWCCL_MAX_RANKS)	/* counters per rank (swccl_lower.c) */
 
-struct xrank {
-	struct swccl_xmodel *m;
-	int r;
-	struct swai_engine e;
+/* What one core group of a card runs: rank r of plane @plane, or nothing. */
+struct xslot {
+	int plane;		/* -1: idle */
 	bool started;
 	uint64_t end_ns;
 };
 
+/* Rank r's card (of every plane). */
+struct xrank {
+	struct swccl_xmodel *m;
+	int r;
+	struct swai_engine e;
+	struct xslot slot[SWAI_ENGINE_CGS];
+};
+
 struct swccl_xmodel {
 	struct swai_fabric *f;
-	const struct swccl_call *c;
-	const struct swccl_sched *s;
+	int nplanes;
+	const struct swccl_call *const *c;	/* per plane */
+	const struct swccl_sched *const *s;
 	struct xrank rk[SWCCL_MAX_RANKS];
-	uint64_t ctr[SWCCL_MAX_RANKS][NCTR];	/* the counters' values */
+	uint64_t ctr[SWAI_ENGINE_CGS][SWCCL_MAX_RANKS][NCTR];	/* the counters' values */
 	uint64_t progress;			/* what progress reports write */
 	uint8_t hbm;				/* a fabric port's (unused) memory */
-	int status, err_rank;
+	int status, err_rank, err_plane;
 	uint32_t err_pc;
 };
 
 static bool pending(void *opaque, unsigned cg)
 {
 	const struct xrank *x = opaque;
+	const struct xslot *sl = &x->slot[cg];
 
-	return !x->started && (int)cg == x->m->c->r[x->r].cg &&
-	       swccl_sched_jobs(x->m->s, 0, x->r)->n > 0;
+	return sl->plane >= 0 && !sl->started &&
+	       swccl_sched_jobs(x->m->s[sl->plane], 0, x->r)->n > 0;
 }
 
 static void start(void *opaque, unsigned cg)
 {
 	struct xrank *x = opaque;
-	const struct swai_prog *p = &swccl_sched_jobs(x->m->s, 0, x->r)->p[0];
-	struct swai_engine_start st = { .tag = 1, .peer = x->m->c->peer };
+	struct xslot *sl = &x->slot[cg];
+	const struct swai_prog *p = &swccl_sched_jobs(x->m->s[sl->plane], 0, x->r)->p[0];
+	struct swai_engine_start st = { .tag = 1, .peer = x->m->c[sl->plane]->peer };
 
-	x->started = true;
+	sl->started = true;
 	swai_engine_begin(&x->e, cg, &st);
 	swai_engine_load(&x->e, cg, (const uint8_t *)p->in, (uint32_t)p->n);
 }
@@ -70,13 +86,13 @@ static void finish(void *opaque, unsigned cg, const struct swai_engine_end *end)
 {
 	struct xrank *x = opaque;
 
-	(void)cg;
 	if (end->status && !x->m->status) {
 		x->m->status = end->status;
 		x->m->err_rank = x->r;
+		x->m->err_plane = x->slot[cg].plane;
 		x->m->err_pc = end->pc;
 	}
-	x->end_ns = end->end_ns;
+	x->slot[cg].end_ns = end->end_ns;
 }
 
 /* [va, va + len) in [base, base + size): the place's offset, or -1. */
@@ -97,7 +113,8 @@ static int locate(void *opaque, unsigned cg, const struct swai_engine_job *j, ui
 {
 	struct xrank *x = opaque;
 	struct swccl_xmodel *m = x->m;
-	const struct swccl_call *c = m->c;
+	int plane = x->slot[cg].plane;
+	const struct swccl_call *c = m->c[plane];
 	int64_t off;
 
 	(void)j;
@@ -111,9 +128,13 @@ static int locate(void *opaque, unsigned cg, const struct swai_engine_job *j, ui
 		p->tier = mine ? SWAI_TIER_GLOBAL : SWAI_TIER_FABRIC;
 		p->card = (unsigned)c->fabric_id[b];
 		if ((off = within(va, c->xflags[b], NCTR * 8)) >= 0) {
-			/* The same identity on the owner and over the fabric. */
-			p->ptr = (uint8_t *)m->ctr[b] + off;
-			p->addr = (uint64_t)off;
+			/*
+			 * The same identity on the owner and over the fabric,
+			 * and another for each plane: the card keeps each
+			 * counter's writes (datasheet §15.4) by it.
+			 */
+			p->ptr = (uint8_t *)m->ctr[plane][b] + off;
+			p->addr = (uint64_t)plane * NCTR * 8 + (uint64_t)off;
 			p->run = NCTR * 8 - (uint64_t)off;
 			return SWAI_JOB_OK;
 		}
@@ -151,7 +172,7 @@ static uint64_t book(void *opaque, unsigned card, bool write, uint64_t ready_ps,
 {
 	const struct xrank *x = opaque;
 
-	return swai_fabric_book(x->m->f, (unsigned)x->m->c->fabric_id[x->r], card, write,
+	return swai_fabric_book(x->m->f, (unsigned)x->m->c[0]->fabric_id[x->r], card, write,
 				ready_ps, bytes, first);
 }
 
@@ -159,7 +180,8 @@ static void sem_store(void *opaque, unsigned card, uint64_t addr, uint64_t val, 
 {
 	const struct xrank *x = opaque;
 
-	swai_fabric_sem_store(x->m->f, (unsigned)x->m->c->fabric_id[x->r], card, addr, val, ps);
+	swai_fabric_sem_store(x->m->f, (unsigned)x->m->c[0]->fabric_id[x->r], card, addr, val,
+			      ps);
 }
 
 static uint64_t sem_time(void *opaque, unsigned card, uint64_t addr,
@@ -167,7 +189,7 @@ static uint64_t sem_time(void *opaque, unsigned card, uint64_t addr,
 {
 	const struct xrank *x = opaque;
 
-	return swai_fabric_sem_time(x->m->f, (unsigned)x->m->c->fabric_id[x->r], card, addr,
+	return swai_fabric_sem_time(x->m->f, (unsigned)x->m->c[0]->fabric_id[x->r], card, addr,
 				    want);
 }
 
@@ -231,21 +253,38 @@ void swccl_xmodel_free(struct swccl_xmodel *m)
 	free(m);
 }
 
-int swccl_xmodel_run(struct swccl_xmodel *m, const struct swccl_call *c,
-		     const struct swccl_sched *s, double *us, char *why, size_t n)
+int swccl_xmodel_run(struct swccl_xmodel *m, int nplanes, const struct swccl_call *const *c,
+		     const struct swccl_sched *const *s, double *us, char *why, size_t n)
 {
+	int nr = c[0]->nranks;
 	bool busy = true;
 	uint64_t end = 0;
 
+	if (nplanes < 1 || nplanes > SWAI_ENGINE_CGS) {
+		snprintf(why, n, "%d planes: a card has %d core groups", nplanes,
+			 SWAI_ENGINE_CGS);
+		return -1;
+	}
+	m->nplanes = nplanes;
 	m->c = c;
 	m->s = s;
 	m->status = 0;
 	memset(m->ctr, 0, sizeof(m->ctr));
 	swai_links_reset(&m->f->links);
-	for (int r = 0; r < c->nranks; r++) {
+	for (int r = 0; r < nr; r++) {
 		swai_engine_reset(&m->rk[r].e);
-		m->rk[r].started = false;
-		m->rk[r].end_ns = 0;
+		for (int g = 0; g < SWAI_ENGINE_CGS; g++)
+			m->rk[r].slot[g] = (struct xslot){ .plane = -1 };
+		for (int p = 0; p < nplanes; p++) {
+			int g = c[p]->r[r].cg;
+
+			if (g < 0 || g >= SWAI_ENGINE_CGS || m->rk[r].slot[g].plane >= 0) {
+				snprintf(why, n, "plane %d's rank %d on core group %d: taken or "
+					 "none", p, r, g);
+				return -1;
+			}
+			m->rk[r].slot[g].plane = p;
+		}
 	}
 	/*
 	 * Each card as far as it goes, in turn, until none can: waits resolve
@@ -255,20 +294,26 @@ int swccl_xmodel_run(struct swccl_xmodel *m, const struct swccl_call *c,
 	 */
 	while (busy) {
 		busy = false;
-		for (int r = 0; r < c->nranks; r++)
+		for (int r = 0; r < nr; r++)
 			while (swai_engine_step(&m->rk[r].e))
 				busy = true;
 	}
-	for (int r = 0; r < c->nranks; r++) {
-		if (swai_engine_busy(&m->rk[r].e, (unsigned)c->r[r].cg)) {
-			snprintf(why, n, "rank %d never finishes: the lowered programs deadlock", r);
-			return -1;
+	for (int r = 0; r < nr; r++)
+		for (int g = 0; g < SWAI_ENGINE_CGS; g++) {
+			const struct xslot *sl = &m->rk[r].slot[g];
+
+			if (sl->plane < 0)
+				continue;
+			if (swai_engine_busy(&m->rk[r].e, (unsigned)g)) {
+				snprintf(why, n, "rank %d%s never finishes: the lowered programs "
+					 "deadlock", r, nplanes > 1 ? " of a plane" : "");
+				return -1;
+			}
+			end = sl->end_ns > end ? sl->end_ns : end;
 		}
-		end = m->rk[r].end_ns > end ? m->rk[r].end_ns : end;
-	}
 	if (m->status) {
-		snprintf(why, n, "rank %d's program fails (status %d at instruction %u)",
-			 m->err_rank, m->status, m->err_pc);
+		snprintf(why, n, "rank %d's program (plane %d) fails (status %d at instruction %u)",
+			 m->err_rank, m->err_plane, m->status, m->err_pc);
 		return -1;
 	}
 	*us = (double)end / 1e3;

@@ -39,8 +39,9 @@
 } while (0)
 
 /*
- * --cards N [-g G]: the first G visible core groups (1 without -g) of
- * cards 0 .. N-1, card by card: one rank per card, or a comm in levels.
+ * --cards N [-g G]: the first G visible core groups (all of them without
+ * -g) of cards 0 .. N-1, card by card: one rank per card, or a comm in
+ * levels.
  */
 static void pick_cards(struct bench *b)
 {
@@ -71,7 +72,14 @@ static void pick_cards(struct bench *b)
 			b->o.per_card, g);
 		exit(1);
 	}
+	if (!b->o.per_card)
+		b->o.per_card = g;
 	g = b->o.per_card;
+	if (b->o.root >= b->o.cards * g) {
+		fprintf(stderr, "swccl-bench: root %d, but there are %d ranks\n", b->o.root,
+			b->o.cards * g);
+		exit(1);
+	}
 	b->o.nranks = 0;
 	for (int k = 0; k < b->o.cards; k++)
 		for (int d = 0, j = 0; d < n && j < g; d++) {

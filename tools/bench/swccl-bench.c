@@ -8,7 +8,7 @@
  *
  *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce
  *     [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]
- *     [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N]
+ *     [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]
  *     [--place global|local] [--json] [--plot FILE.png] [--no-summary]
  *
  *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
@@ -44,9 +44,9 @@ static void usage(void)
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
-		"       (--cards N: one rank per card, cards 0..N-1 of one fabric; with -g G,\n"
-		"       core groups 0..G-1 of each are ranks, run in levels: CSC on each\n"
-		"       card, the algorithm between the cards slot by slot)\n"
+		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
+		"       run in levels: CSC on each card, the algorithm between the cards\n"
+		"       plane by plane; -g G: core groups 0..G-1 of each, -g 1 one rank a card)\n"
 		"types: float half bfloat16 double int32 int64 uint8 (or f32 f16 bf16 f64 i32 i64 u8)\n"
 		"ops: sum prod max min avg\n"
 		"       swccl-bench fused-ag|fused-rs ... (the paper's Tables 3, 4): "
@@ -140,8 +140,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		o->algos[o->nalgos++] = swcclAlgoAuto;
 	/* --cards: the ranks are known once the cards' core groups are (pick_cards). */
 	if (o->cards) {
-		o->per_card = o->per_card ? o->per_card : 1;
-		o->nranks = o->cards * o->per_card;
+		/* Without -g: every core group of each card (pick_cards counts them). */
+		o->nranks = o->cards * (o->per_card ? o->per_card : 4);
 	} else {
 		o->per_card = 0;
 	}

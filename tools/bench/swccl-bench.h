@@ -17,7 +17,7 @@ struct bench_opts {
 	size_t minb, maxb;
 	int factor, iters, warmup, check, root, nranks, json, global, summary;
 	int cards;		/* --cards N: ranks on cards 0..N-1 ... */
-	int per_card;		/* ... with -g G core groups each (default 1) */
+	int per_card;		/* ... with -g G core groups each (0: all a card has) */
 	int all;		/* -a all: every algorithm of the comm's kind */
 	swcclDataType_t type;
 	swcclRedOp_t op;
