@@ -27,13 +27,9 @@
  * came before, b's earlier calls included (their slots are free) and its
  * earlier work on the buffers a sender writes into directly.
  *
- * Order: a rank's steps run in a topological order of their dependencies
- * that puts every step that cannot block (sends, local copies and
- * reductions) before a receive that waits, keeping sends to one peer, and
- * receives from one peer, in the schedule's order (so the k-th send still
- * meets the k-th receive).  A rank whose schedule lists a receive before an
- * independent send thus sends first, instead of making its peers wait for
- * its receive: chains of waits across ranks would serialise a round.
+ * Order: a rank's steps run in the schedule's issue order
+ * (swai_sched_issue_order: dependencies first, steps that cannot block
+ * before receives that wait, per-peer order kept).
  *
  * In place (IN overlapping OUT) IN is first copied into the landing area,
  * so that a schedule may write OUT while IN is still to be read.  Avg
@@ -253,49 +249,6 @@ static uint64_t target_of(const struct swccl_call *c, const struct swai_sched *s
 	return 0;	/* swai_sched_match() pairs every send */
 }
 
-static bool is_recv(const struct swai_step *st)
-{
-	return st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
-}
-
-/* May step @i of @rk run once the steps marked in @done have? */
-static bool ready(const struct swai_sched_rank *rk, int i, const bool *done)
-{
-	const struct swai_step *st = &rk->steps[i];
-
-	for (uint32_t d = 0; d < st->ndeps; d++)
-		if (!done[rk->deps[st->deps_at + d]])
-			return false;
-	/* Sends to a peer, and receives from it, keep their order. */
-	for (int j = 0; j < i; j++)
-		if (!done[j] && rk->steps[j].peer == st->peer && st->peer >= 0 &&
-		    is_recv(&rk->steps[j]) == is_recv(st) &&
-		    (rk->steps[j].op == SWAI_STEP_SEND) == (st->op == SWAI_STEP_SEND))
-			return false;
-	return true;
-}
-
-/* The order rank @rk's steps are emitted in (see the top); @order[nsteps]. */
-static void emit_order(const struct swai_sched_rank *rk, int *order, bool *done)
-{
-	for (int i = 0; i < rk->nsteps; i++)
-		done[i] = false;
-	for (int n = 0; n < rk->nsteps; n++) {
-		int pick = -1;
-
-		for (int i = 0; i < rk->nsteps && pick < 0; i++)
-			if (!done[i] && !is_recv(&rk->steps[i]) && ready(rk, i, done))
-				pick = i;
-		for (int i = 0; i < rk->nsteps && pick < 0; i++)
-			if (!done[i] && ready(rk, i, done))
-				pick = i;
-		if (pick < 0)	/* a validated schedule always has one */
-			pick = n;
-		order[n] = pick;
-		done[pick] = true;
-	}
-}
-
 void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **match, int r,
 		 struct swai_prog *p)
 {
@@ -326,7 +279,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 	if (copied)
 		prog_copy(p, c->xland[r] + inc, c->r[r].send.va,
 			  elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
-	emit_order(rk, order, done);
+	swai_sched_issue_order(rk, order, done);
 	for (int n = 0; n < rk->nsteps; n++) {
 		int i = order[n];
 		const struct swai_step *st = &rk->steps[i];

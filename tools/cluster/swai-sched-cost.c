@@ -26,17 +26,42 @@ struct sim {
     struct swai_sched_cost_out out;
 };
 
-/* Bytes of chunks [off, off + count) of a buffer of @size chunks. */
-static uint64_t range_bytes(const struct sim *x, uint32_t off, uint32_t count)
+uint64_t swai_sched_range_bytes(const struct swai_sched *s, uint64_t bytes,
+                                uint32_t off, uint32_t count)
 {
-    uint64_t C = x->s->chunks, sum = 0;
+    uint64_t C = s->chunks, sum = 0;
 
     for (uint32_t c = off; c < off + count; c++) {
         uint64_t k = c % C;
 
-        sum += x->bytes * (k + 1) / C - x->bytes * k / C;
+        sum += bytes * (k + 1) / C - bytes * k / C;
     }
     return sum;
+}
+
+static uint64_t range_bytes(const struct sim *x, uint32_t off, uint32_t count)
+{
+    return swai_sched_range_bytes(x->s, x->bytes, off, count);
+}
+
+uint64_t swai_sched_local_ps(const struct swai_sched *s, const struct swai_step *st,
+                             uint64_t bytes, int cgs,
+                             const struct swai_timing_props *p)
+{
+    uint64_t b = swai_sched_range_bytes(s, bytes, st->op == SWAI_STEP_RECV ?
+                                        st->dst_off : st->src_off, st->count);
+    uint64_t mbps = (uint64_t)p->local_mbps * (uint64_t)cgs;
+    uint64_t moved = st->op == SWAI_STEP_RECV ? 0 :
+                     st->op == SWAI_STEP_COPY ? 2 * b : 3 * b;
+    uint64_t t = swai_timing_ns_to_ps(p->t_dma_ns);
+
+    if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+        t += swai_timing_ns_to_ps(p->t_barrier_ns);
+    }
+    if (mbps > UINT32_MAX) {
+        mbps = UINT32_MAX;
+    }
+    return t + swai_timing_ps(moved, (uint32_t)mbps);
 }
 
 static int route(struct sim *x, int a, int b, struct swai_topo_route **r,
@@ -113,28 +138,17 @@ static int book_send(struct sim *x, int r, int i, uint64_t start, char *why,
     return 0;
 }
 
-static void run_local(struct sim *x, int r, int i, uint64_t start)
+/* A local step (or a receive's end) from when it is ready. */
+static void run_local(struct sim *x, int r, int i, uint64_t ready)
 {
-    const struct swai_step *st = &x->s->ranks[r].steps[i];
     const struct swai_topo_dev *dev = &x->t->devs[x->t->card_dev[x->card[r]]];
-    uint64_t bytes = range_bytes(x, st->op == SWAI_STEP_RECV ? st->dst_off :
-                                 st->src_off, st->count);
-    uint64_t mbps = (uint64_t)x->p.local_mbps * (uint64_t)dev->cgs;
-    uint64_t moved = st->op == SWAI_STEP_RECV ? 0 :
-                     st->op == SWAI_STEP_COPY ? 2 * bytes : 3 * bytes;
-    uint64_t t = start;
 
-    if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
-        t += swai_timing_ns_to_ps(x->p.t_barrier_ns);
-    }
-    if (mbps > UINT32_MAX) {
-        mbps = UINT32_MAX;
-    }
-    x->done[r][i] = t + swai_timing_ps(moved, (uint32_t)mbps);
+    x->done[r][i] = ready + swai_sched_local_ps(x->s, &x->s->ranks[r].steps[i],
+                                                x->bytes, dev->cgs, &x->p);
     x->fin[r][i] = 1;
 }
 
-/* A step starts one DMA command after it is ready. */
+/* A send starts one DMA command after it is ready. */
 static uint64_t issued(const struct sim *x, uint64_t ready)
 {
     return ready + swai_timing_ns_to_ps(x->p.t_dma_ns);
@@ -166,7 +180,7 @@ static int step_all(struct sim *x, char *why, size_t n)
                     continue;
                 }
                 if (rk->steps[i].op != SWAI_STEP_SEND) {
-                    run_local(x, r, i, issued(x, t));
+                    run_local(x, r, i, t);
                     progress = true;
                 } else if (t < bt) {
                     bt = t;

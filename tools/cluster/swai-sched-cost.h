@@ -53,4 +53,18 @@ int swai_sched_cost(const struct swai_sched *s, const struct swai_topo *t,
                     const struct swai_sched_cost_in *in,
                     struct swai_sched_cost_out *out, char *why, size_t n);
 
+/* Bytes of chunks [off, off + count) when each block of chunks is @bytes. */
+uint64_t swai_sched_range_bytes(const struct swai_sched *s, uint64_t bytes,
+                                uint32_t off, uint32_t count);
+
+/*
+ * A local step's time from when it is ready, or a receive's from when its
+ * bytes are there (the rule above: a DMA command, a wake-up for receives,
+ * the bytes moved through Local-HBM of @cgs core groups); the simulator
+ * charges the same.
+ */
+uint64_t swai_sched_local_ps(const struct swai_sched *s, const struct swai_step *st,
+                             uint64_t bytes, int cgs,
+                             const struct swai_timing_props *p);
+
 #endif /* SWAI_SCHED_COST_H */

@@ -157,6 +157,25 @@ int swai_sched_match(const struct swai_sched *s, int ***match, char *why,
 void swai_sched_match_free(const struct swai_sched *s, int **match);
 
 /*
+ * swai-coll-size.c: nccl-tests' busbw factor of @c on @nranks ranks, and
+ * the bytes of one block (what the schedule's chunks cut) of a call whose
+ * nccl-tests size is @size (the whole output of AllGather, the input of
+ * ReduceScatter and AllToAll, the buffer of the others).
+ */
+double swai_coll_bus_factor(enum swai_coll c, int nranks);
+uint64_t swai_coll_block_bytes(enum swai_coll c, int nranks, uint64_t size);
+
+/*
+ * swai-sched-order.c: the order rank @rk issues its steps in, into
+ * @order[0 .. nsteps) (@done: nsteps of scratch): dependencies first,
+ * steps that cannot block before receives that wait, sends to a peer and
+ * receives from it in the schedule's order.  libswccl's programs and the
+ * simulator's actors both run a rank in it.
+ */
+void swai_sched_issue_order(const struct swai_sched_rank *rk, int *order,
+                            bool *done);
+
+/*
  * swai-sched-check.c: run the schedule symbolically (every chunk's value
  * a fingerprint of the contributions it holds) in two orders, earliest
  * step first and latest step first among those ready, and check the
@@ -187,5 +206,11 @@ int swai_sched_rounds(const struct swai_sched *s);
 char *swai_sched_dump(const struct swai_sched *s);
 int swai_sched_parse(struct swai_sched *s, const char *json, char *why,
                      size_t n);
+/*
+ * swai-sched-load.c: read the file @path -- MSCCL's XML if its name ends
+ * in .xml, else the native JSON.  0 or -errno with the reason in @why.
+ */
+int swai_sched_load(struct swai_sched *s, const char *path, char *why,
+                    size_t n);
 
 #endif /* SWAI_SCHED_H */

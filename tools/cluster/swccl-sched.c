@@ -59,38 +59,6 @@ static void usage(FILE *f)
 		SWAI_SCHED_MAX_RANKS);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t got;
-
-		if (*len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = 2 * cap + 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + *len, 1, cap - *len - 1, f);
-		*len += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	buf[*len] = 0;
-	return buf;
-}
-
 /* The schedule the arguments name: generated, or read from --in. */
 static int get_sched(const struct args *a, struct swai_sched *s)
 {
@@ -99,20 +67,9 @@ static int get_sched(const struct args *a, struct swai_sched *s)
 	int c, ret;
 
 	if (a->in) {
-		size_t len;
-		char *text = slurp(a->in, &len);
-		size_t pl = strlen(a->in);
-
-		if (!text) {
-			fprintf(stderr, PROG ": %s: %s\n", a->in, strerror(errno));
-			return -1;
-		}
-		ret = pl > 4 && !strcmp(a->in + pl - 4, ".xml") ?
-		      swai_msccl_import(s, text, len, why, sizeof(why)) :
-		      swai_sched_parse(s, text, why, sizeof(why));
-		free(text);
+		ret = swai_sched_load(s, a->in, why, sizeof(why));
 		if (ret)
-			fprintf(stderr, PROG ": %s: %s\n", a->in, why);
+			fprintf(stderr, PROG ": %s\n", why);
 		return ret ? -1 : 0;
 	}
 	c = a->coll ? swai_coll_parse(a->coll) : -1;
@@ -205,29 +162,11 @@ static int cmd_topo(const struct args *a)
 	return 0;
 }
 
-/* nccl-tests' busbw factor, and the bytes a schedule's chunks cut. */
-static double bus_factor(int c, int N)
-{
-	if (c == SWAI_COLL_ALLREDUCE)
-		return 2.0 * (N - 1) / N;
-	if (c == SWAI_COLL_BROADCAST || c == SWAI_COLL_REDUCE)
-		return 1.0;
-	return (double)(N - 1) / N;
-}
-
-static uint64_t sched_bytes(int c, int N, uint64_t size)
-{
-	bool wide = c == SWAI_COLL_ALLGATHER || c == SWAI_COLL_REDUCESCATTER ||
-		    c == SWAI_COLL_ALLTOALL;
-
-	return wide ? size / (uint64_t)N : size;
-}
-
 /* The modeled time of @algo (us), or a negative value if it cannot run. */
 static double cost_of(const struct swai_topo *t, const char *algo, int c, int N,
 		      uint64_t size, char *why, size_t n)
 {
-	struct swai_sched_cost_in in = { .bytes = sched_bytes(c, N, size) };
+	struct swai_sched_cost_in in = { .bytes = swai_coll_block_bytes(c, N, size) };
 	struct swai_sched_cost_out out;
 	struct swai_sched s;
 	int ret;
@@ -274,7 +213,7 @@ static int cmd_cost(const struct args *a, bool select)
 			}
 			printf("%-6s %12.2f %10.2f %10.2f\n", swai_gens[g]->name, us,
 			       a->bytes / us / 1e3,
-			       a->bytes / us / 1e3 * bus_factor(c, N));
+			       a->bytes / us / 1e3 * swai_coll_bus_factor(c, N));
 		}
 	} else {
 		printf("# %s on %s: the cheapest algorithm per ranks and size\n",
