@@ -370,8 +370,8 @@ static char *dup_str(json_t *root, const char *key)
 static int parse_root(struct swai_topo *t, json_t *root, char *why, size_t n)
 {
     static const char *const keys[] = {
-        "swai_topology", "name", "description", "source", "nodes",
-        "switches", "link_defaults", "links", NULL
+        "swai_topology", "name", "description", "source", "routing",
+        "nodes", "switches", "link_defaults", "links", NULL
     };
     static const char *const opt_keys[] = {
         "mbps", "latency_ns", "shared", "kind", NULL
@@ -403,6 +403,13 @@ static int parse_root(struct swai_topo *t, json_t *root, char *why, size_t n)
     strcpy(t->name, name);
     t->description = dup_str(root, "description");
     t->source = dup_str(root, "source");
+    o = json_object_get(root, "routing");
+    if (o && (!json_is_string(o) || (strcmp(json_string_value(o), "first") &&
+                                     strcmp(json_string_value(o), "ecmp")))) {
+        snprintf(why, n, "routing: \"first\" (the default) or \"ecmp\"");
+        return -1;
+    }
+    t->ecmp = o && !strcmp(json_string_value(o), "ecmp");
     defs = json_object_get(root, "link_defaults");
     if (defs && (!json_is_object(defs) ||
                  !only_keys(defs, opt_keys, "link_defaults", why, n) ||
@@ -556,6 +563,9 @@ char *swai_topo_dump(const struct swai_topo *t)
     }
     if (t->source) {
         json_object_set_new(root, "source", json_string(t->source));
+    }
+    if (t->ecmp) {
+        json_object_set_new(root, "routing", json_string("ecmp"));
     }
     for (int i = 0; i < t->nnodes; i++) {
         const struct swai_topo_node *nd = &t->nodes[i];

@@ -65,6 +65,17 @@ static bool better(struct dist a, struct dist b)
     return a.lat < b.lat || (a.lat == b.lat && a.hops < b.hops);
 }
 
+/* ECMP's choice among equal ways into a device: a hash of the pair and the way. */
+static uint64_t ecmp_key(int src, int dst, int way)
+{
+    uint64_t z = ((uint64_t)(uint32_t)src << 40) ^ ((uint64_t)(uint32_t)dst << 20) ^
+                 (uint64_t)(uint32_t)way;
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 /* A binary min-heap of devices keyed by dist[]; pos[] is -1 when out. */
 struct heap {
     int *v, *pos, n;
@@ -184,6 +195,9 @@ int swai_topo_route(const struct swai_topo *t, int src, int dst,
                 d[w] = nd;
                 via[w] = t->adj[k];
                 heap_push(&h, w);
+            } else if (t->ecmp && !better(d[w], nd) && pos[w] >= 0 &&
+                       ecmp_key(src, dst, t->adj[k]) < ecmp_key(src, dst, via[w])) {
+                via[w] = t->adj[k];     /* an equal way: ECMP's pick */
             }
         }
     }

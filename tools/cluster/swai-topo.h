@@ -14,7 +14,10 @@
  * Routes go from card to card through switches only: a card never
  * forwards another card's traffic (a schedule that wants a relay says so
  * with its own steps).  A route is deterministic: fewest latency, then
- * fewest hops, then lowest link indices.
+ * fewest hops, then lowest link indices -- or, on a topology with
+ * "routing": "ecmp" (a Clos), among equal paths the one a hash of the two
+ * cards and the links picks, so that pairs spread over the spines as ECMP
+ * spreads flows.
  */
 #ifndef SWAI_TOPO_H
 #define SWAI_TOPO_H
@@ -60,6 +63,7 @@ struct swai_topo {
     char name[64];
     char *description;              /* free text, may be NULL */
     char *source;                   /* where the parameters come from */
+    bool ecmp;                      /* "routing": "ecmp": spread equal paths */
     int ndevs, nlinks, nnodes, ncards;
     struct swai_topo_dev *devs;
     struct swai_topo_link *links;

@@ -377,6 +377,7 @@ static void test_topo_presets(void)
 	} p[] = {
 		{ "mesh8", 8, 28 }, { "ring8", 8, 8 }, { "pcie8", 8, 8 },
 		{ "ndv2", 8, 16 }, { "ndv2x2", 16, 36 }, { "dgx2x2", 32, 48 },
+		{ "a2-cluster", 1024, 128 * 28 + 1024 + 16 * 8 },
 	};
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
@@ -397,6 +398,7 @@ static void test_topo_presets(void)
 		CHECK(dump && !swai_topo_parse(&u, dump, why, sizeof(why)));
 		CHECK_EQ(u.nlinks, t.nlinks);
 		CHECK_EQ(u.ndevs, t.ndevs);
+		CHECK_EQ(u.ecmp, t.ecmp);
 		free(dump);
 		swai_topo_free(&u);
 		/* the others need relays (no NVLink between some GPU pairs) */
@@ -435,6 +437,42 @@ static void test_topo_routes(void)
 	CHECK(strstr(why, "n0.c0") && strstr(why, "n0.c4"));
 	swai_topo_free(&t);
 
+	/* a Clos with ECMP: pairs across rails spread over the 8 spines */
+	CHECK_EQ(swai_topo_load(&t, "a2-cluster", why, sizeof(why)), 0);
+	CHECK(t.ecmp);
+	{
+		int used[8] = { 0 }, spines = 0;
+
+		for (int d = 8; d < 8 + 64 * 8; d += 8) {
+			CHECK_EQ(swai_topo_route(&t, 0, d + 1, &r, why, sizeof(why)), 0);
+			CHECK_EQ(r.nhops, 4);
+			CHECK_EQ(r.latency_ns, 4 * 1000 + 3 * 600);
+			for (int s = 0; s < 8; s++) {
+				char name[16];
+
+				snprintf(name, sizeof(name), "spine%d", s & 7);
+				used[s] |= swai_topo_find(&t, name) ==
+					   (r.hops[1].dir ? t.links[r.hops[1].link].a :
+					    t.links[r.hops[1].link].b);
+			}
+			swai_topo_route_free(&r);
+		}
+		for (int s = 0; s < 8; s++)
+			spines += used[s];
+		CHECK_EQ(spines, 8);
+		/* the same pair takes the same way every time */
+		CHECK_EQ(swai_topo_route(&t, 0, 9, &r, why, sizeof(why)), 0);
+		{
+			struct swai_topo_route r2;
+
+			CHECK_EQ(swai_topo_route(&t, 0, 9, &r2, why, sizeof(why)), 0);
+			CHECK(!memcmp(r.hops, r2.hops, (size_t)r.nhops * sizeof(*r.hops)));
+			swai_topo_route_free(&r2);
+		}
+		swai_topo_route_free(&r);
+	}
+	swai_topo_free(&t);
+
 	CHECK_EQ(swai_topo_load(&t, "ndv2x2", why, sizeof(why)), 0);
 	/* between chassis: GPU 0 -> switch -> GPU 1 of the other chassis */
 	CHECK_EQ(swai_topo_route(&t, 0, 9, &r, why, sizeof(why)), 0);
@@ -451,6 +489,7 @@ static void test_topo_errors(void)
 		const char *json, *want;
 	} bad[] = {
 		{ "{", "line 1" },
+		{ "{\"swai_topology\": 1, \"name\": \"x\", \"routing\": \"random\"}", "routing" },
 		{ "{\"swai_topology\": 2, \"name\": \"x\"}", "version" },
 		{ "{\"swai_topology\": 1, \"name\": \"x\", \"nodes\": [{\"name\": \"n\", "
 		  "\"cards\": 2}], \"linkz\": []}", "unknown key \"linkz\"" },
