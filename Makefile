@@ -29,6 +29,9 @@ DRM_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null)
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 # The cluster library's: jansson (topology and schedule files), libxml2 (MSCCL's XML).
 CLUSTER_LIBS := -ljansson $(shell pkg-config --libs libxml-2.0 2>/dev/null)
+# The simulator's: SimGrid (Debian's libsimgrid-dev), through its C API.
+SIMGRID_CFLAGS := $(shell pkg-config --cflags simgrid 2>/dev/null)
+SIMGRID_LIBS := $(shell pkg-config --libs simgrid 2>/dev/null || echo -lsimgrid)
 # Public headers every userspace component may include.
 INC := -I$(TOP)/uapi -Iruntime/include -Icollectives/include -Iruntime/kernels -Itools/card \
 	-Itools/lib
@@ -52,6 +55,8 @@ DIRFLAGS_tools/card := -Ikernel
 DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
 DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS) -Ikernel
 DIRFLAGS_tools/cluster/tests := -Itools/cluster
+DIRFLAGS_tools/sim := -Itools/cluster $(SIMGRID_CFLAGS)
+DIRFLAGS_tools/sim/tests := -Itools/cluster -Itools/sim $(SIMGRID_CFLAGS)
 DIRFLAGS_tools/qemu := -Ikernel -Itools/cluster -I$(B)/gen
 DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -Itools/cluster -I$(B)/gen
 DIRFLAGS_selftests := -Iruntime -Ikernel -isystem $(SWAI_KSELFTEST) -Wno-clobbered
@@ -259,7 +264,7 @@ uninstall:
 # --- userspace tools ------------------------------------------------------------------
 TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/sdaa-p2p \
 	$(B)/bin/swccl-bench \
-	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched
+	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched $(B)/bin/swccl-sim
 tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
@@ -297,6 +302,12 @@ $(B)/bin/swccl-sched: $(call objs,obj,tools/cluster/swccl-sched.c) $(B)/obj/lib/
 		$(B)/obj/lib/libswaicard.a $(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(CLUSTER_LIBS) -lm
+# swccl-sim: the same schedules at scale on SimGrid (tools/sim/).
+SIM_SRC := $(wildcard tools/sim/*.c)
+$(B)/bin/swccl-sim: $(call objs,obj,$(SIM_SRC)) $(B)/obj/lib/libswaicluster.a \
+		$(B)/obj/lib/libswaicard.a $(B)/obj/lib/libswaicli.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(CLUSTER_LIBS) $(SIMGRID_LIBS) -lm
 $(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicards.a \
 		$(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)

@@ -124,6 +124,37 @@ sched_cli() {
 	echo "1..$n"
 }
 
+# swccl-sim (tools/sim/): SimGrid replays the schedules.  Where a rank's
+# messages follow one another and no link is shared (RING at any N, HD and
+# NHR at powers of two, on the full mesh), its time is the schedule cost
+# model's to the nanosecond; where one link carries two of them at once the
+# two models differ (Documentation/cluster.md §8: the rows are printed).
+# At scale it runs a thousand ranks in seconds.
+sim_check() {
+	local b="$top/build/bin/swccl-sim" n=0 out worst
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	out=$( ("$b" -t mesh8 -c allreduce -a RING -n 2,3,4,5,6,7,8 --size 32M --model --json &&
+		"$b" -t mesh8 -c allreduce -a HD,NHR -n 2,4,8 --size 32M --model --json))
+	worst=$(echo "$out" | jq -s 'map(.time_us - .model_us | fabs) | max')
+	t "AllReduce on mesh8, RING N = 2..8, HD and NHR N = 2, 4, 8: simulated = cost model (worst $worst us)" \
+		'[ "$(echo "$out" | wc -l)" -eq 13 ] && awk "BEGIN { exit !($worst < 0.001) }"'
+	"$b" -t mesh8 -c allreduce -a HD,NHR,MESH2 -n 3,5,6,7 --size 32M --model | sed 's/^/# /'
+	out=$("$b" -t mesh8 -c allgather -a RING -n 8 -b 1K -e 64M -f 64 --model --json)
+	worst=$(echo "$out" | jq -s 'map(.time_us - .model_us | fabs) | max')
+	t "RING AllGather on mesh8, 1 KiB .. 64 MiB: simulated = cost model (worst $worst us)" \
+		'awk "BEGIN { exit !($worst < 0.001) }"'
+	out=$("$b" -t a2-cluster -c allreduce -a NHR -n 1024 --size 32M --json)
+	echo "$out" | sed 's/^/# /'
+	t "NHR AllReduce of 32 MiB on 1024 ranks of a2-cluster runs, every transfer replayed" \
+		'[ "$(echo "$out" | jq .transfers)" -eq "$("$top/build/bin/swccl-sched" export \
+		   -c allreduce -a NHR -n 1024 | jq "[.steps[][] | select(.op == \"send\")] | length")" ]'
+	out=$("$b" -t ring8 -a MESH1 -n 8 2>&1); rc=$?
+	t "a schedule the fabric cannot carry fails, naming the pair" \
+		'[ $rc -eq 1 ] && echo "$out" | grep -q "no route"'
+	t "bad usage exits 2" '"$b" -n 0 >/dev/null 2>&1; [ $? -eq 2 ]'
+	echo "1..$n"
+}
+
 # The DKMS package (kernel/dkms/), built and installed for the guest kernel
 # from its headers, as a user would for theirs, then removed again.
 dkms_check() {
@@ -206,6 +237,7 @@ suite unit-kernels "$top/build/tests/swk-unit-test"
 suite unit-cli "$top/build/tests/swai-cli-test"
 suite unit-cluster "$top/build/tests/swai-cluster-test"
 suite sched-cli sched_cli
+suite sim sim_check
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

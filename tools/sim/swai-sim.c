@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-sim.c - a schedule replayed on SimGrid (swai-sim.h).
+ *
+ * The network model is SimGrid's CM02 on purpose, with TCP's window bound
+ * (TCP-gamma) and cross traffic off: a transfer of B bytes over a route
+ * alone takes the route's latency + B / its narrowest bandwidth, which is
+ * what the card's fabric and the cost model charge.  The default LV08
+ * applies TCP correction factors (32 MB over 25 GB/s, 1 us took 1398.6 us
+ * instead of 1281 us); links sharing capacity are max-min fair, as in
+ * every SimGrid flow model.
+ *
+ * SimGrid's engine is once per process, so each run is a child process:
+ * it writes the platform of the pairs the schedule uses, runs one actor
+ * per rank, and sends its result back through a pipe.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/barrier.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+
+#include "swai-sched-cost.h"
+#include "swai-sim.h"
+#include "swai-sim-platform.h"
+
+/* The run, for the actors (a child process runs one). */
+static struct {
+    const struct swai_sched *s;
+    const struct swai_topo *t;
+    struct swai_timing_props p;
+    uint64_t bytes;
+    const int *card;
+    sg_bar_t ready;
+    double *end;            /* [rank] seconds */
+    uint64_t transfers;
+} run;
+
+struct result {
+    int err;
+    double us, wall_s;
+    uint64_t transfers;
+    char why[256];
+};
+
+static double ps_s(uint64_t ps)
+{
+    return (double)ps / 1e12;
+}
+
+static sg_mailbox_t mbox(int from, int to)
+{
+    char name[32];
+
+    snprintf(name, sizeof(name), "%d>%d", from, to);
+    return sg_mailbox_by_name(name);
+}
+
+static void rank_main(int argc, char **argv)
+{
+    int r = atoi(argv[argc - 1]);
+    const struct swai_sched_rank *rk = &run.s->ranks[r];
+    int *order = calloc((size_t)rk->nsteps + 1, sizeof(*order));
+    bool *done = calloc((size_t)rk->nsteps + 1, sizeof(*done));
+    bool *awaited = calloc((size_t)rk->nsteps + 1, sizeof(*awaited));
+    sg_comm_t *comm = calloc((size_t)rk->nsteps + 1, sizeof(*comm));
+    static char payload;
+    int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
+
+    if (!order || !done || !awaited || !comm) {
+        fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
+        abort();
+    }
+    /* Take every peer's bytes as they come, before anyone sends. */
+    for (int i = 0; i < rk->nsteps; i++) {
+        const struct swai_step *st = &rk->steps[i];
+        char name[32];
+
+        if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+            snprintf(name, sizeof(name), "%d>%d", st->peer, r);
+            sg_mailbox_set_receiver(name);
+        }
+        for (uint32_t d = 0; d < st->ndeps; d++) {
+            awaited[rk->deps[st->deps_at + d]] = true;
+        }
+    }
+    sg_barrier_wait(run.ready);
+    swai_sched_issue_order(rk, order, done);
+    for (int k = 0; k < rk->nsteps; k++) {
+        const struct swai_step *st = &rk->steps[order[k]];
+
+        /* A step after a send of the same bytes waits for them to be gone. */
+        for (uint32_t d = 0; d < st->ndeps; d++) {
+            int on = (int)rk->deps[st->deps_at + d];
+
+            if (comm[on]) {
+                sg_comm_wait(comm[on]);
+                comm[on] = NULL;
+            }
+        }
+        switch (st->op) {
+        case SWAI_STEP_SEND: {
+            long bytes = (long)swai_sched_range_bytes(run.s, run.bytes, st->src_off,
+                                                      st->count);
+
+            /* Fire and forget, unless a later step must see it gone. */
+            if (awaited[order[k]]) {
+                comm[order[k]] = sg_mailbox_put_async(mbox(r, st->peer), &payload, bytes);
+            } else {
+                sg_comm_detach(sg_mailbox_put_init(mbox(r, st->peer), &payload, bytes),
+                               NULL);
+            }
+            run.transfers++;
+            break;
+        }
+        case SWAI_STEP_RECV:
+        case SWAI_STEP_RECV_REDUCE:
+            sg_mailbox_get(mbox(st->peer, r));
+            /* fall through */
+        default:
+            sg_actor_sleep_for(ps_s(swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p)));
+            break;
+        }
+    }
+    for (int i = 0; i < rk->nsteps; i++) {
+        if (comm[i]) {
+            sg_comm_wait(comm[i]);
+        }
+    }
+    run.end[r] = simgrid_get_clock();
+    free(order);
+    free(done);
+    free(awaited);
+    free(comm);
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The child: platform, actors, run; the result into @res. */
+static void simulate(const struct swai_sim_in *in, struct result *res)
+{
+    static char *args[] = {
+        "swccl-sim", "--cfg=network/model:CM02", "--cfg=network/TCP-gamma:0",
+        "--cfg=network/crosstraffic:0", "--cfg=network/latency-factor:1",
+        "--cfg=network/bandwidth-factor:1", "--log=root.thres:critical", NULL,
+    };
+    const struct swai_sched *s = in->s;
+    size_t N = (size_t)in->t->ncards;
+    char path[] = "/tmp/swccl-sim-XXXXXX";
+    int argc = (int)(sizeof(args) / sizeof(args[0])) - 1, fd;
+    bool *want = calloc(N * N, sizeof(*want));
+    double t0 = wall_now(), last = 0;
+    FILE *f;
+
+    run.end = calloc((size_t)s->nranks, sizeof(*run.end));
+    if (!want || !run.end) {
+        res->err = -ENOMEM;
+        snprintf(res->why, sizeof(res->why), "out of memory");
+        return;
+    }
+    for (int r = 0; r < s->nranks; r++) {
+        for (int i = 0; i < s->ranks[r].nsteps; i++) {
+            const struct swai_step *st = &s->ranks[r].steps[i];
+
+            if (st->op == SWAI_STEP_SEND) {
+                want[(size_t)run.card[r] * N + (size_t)run.card[st->peer]] = true;
+            }
+        }
+    }
+    fd = mkstemp(path);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        res->err = -errno;
+        snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));
+        return;
+    }
+    res->err = swai_sim_platform_write(f, in->t, &run.p, want, res->why, sizeof(res->why));
+    if (fclose(f) && !res->err) {
+        res->err = -EIO;
+        snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));
+    }
+    free(want);
+    if (res->err) {
+        unlink(path);
+        return;
+    }
+    simgrid_init(&argc, args);
+    simgrid_load_platform(path);
+    unlink(path);
+    run.ready = sg_barrier_init((unsigned)s->nranks);
+    for (int r = 0; r < s->nranks; r++) {
+        char host[16], name[16], idx[16];
+        char *argv[] = { name, idx, NULL };
+
+        snprintf(host, sizeof(host), "c%d", run.card[r]);
+        snprintf(name, sizeof(name), "rank%d", r);
+        snprintf(idx, sizeof(idx), "%d", r);
+        sg_actor_create(name, sg_host_by_name(host), rank_main, 2, argv);
+    }
+    simgrid_run();
+    for (int r = 0; r < s->nranks; r++) {
+        last = run.end[r] > last ? run.end[r] : last;
+    }
+    res->us = last * 1e6;
+    res->wall_s = wall_now() - t0;
+    res->transfers = run.transfers;
+}
+
+int swai_sim_run(const struct swai_sim_in *in, struct swai_sim_out *out,
+                 char *why, size_t n)
+{
+    struct result res = { 0 };
+    int pfd[2], status, *ident = NULL;
+    ssize_t got = 0;
+    pid_t pid;
+
+    if (swai_sched_validate(in->s, why, n)) {
+        return -EINVAL;
+    }
+    if (!in->rank_card && in->s->nranks > in->t->ncards) {
+        snprintf(why, n, "%d ranks on a topology of %d cards", in->s->nranks,
+                 in->t->ncards);
+        return -EINVAL;
+    }
+    for (int r = 0; in->rank_card && r < in->s->nranks; r++) {
+        if (in->rank_card[r] < 0 || in->rank_card[r] >= in->t->ncards) {
+            snprintf(why, n, "rank %d on card %d, not one of the %d cards", r,
+                     in->rank_card[r], in->t->ncards);
+            return -EINVAL;
+        }
+    }
+    if (pipe(pfd)) {
+        snprintf(why, n, "pipe: %s", strerror(errno));
+        return -errno;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        snprintf(why, n, "fork: %s", strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
+        return -EAGAIN;
+    }
+    if (!pid) {
+        close(pfd[0]);
+        run.s = in->s;
+        run.t = in->t;
+        run.bytes = in->bytes;
+        if (in->card) {
+            run.p = *in->card;
+        } else {
+            swai_timing_props_init(&run.p);
+        }
+        run.card = in->rank_card;
+        if (!run.card) {
+            ident = malloc((size_t)in->s->nranks * sizeof(*ident));
+            for (int r = 0; ident && r < in->s->nranks; r++) {
+                ident[r] = r;
+            }
+            run.card = ident;
+        }
+        if (!run.card) {
+            res.err = -ENOMEM;
+            snprintf(res.why, sizeof(res.why), "out of memory");
+        } else {
+            simulate(in, &res);
+        }
+        if (write(pfd[1], &res, sizeof(res)) != (ssize_t)sizeof(res)) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    close(pfd[1]);
+    while (got < (ssize_t)sizeof(res)) {
+        ssize_t k = read(pfd[0], (char *)&res + got, sizeof(res) - (size_t)got);
+
+        if (k <= 0) {
+            break;
+        }
+        got += k;
+    }
+    close(pfd[0]);
+    waitpid(pid, &status, 0);
+    if (got != (ssize_t)sizeof(res)) {
+        snprintf(why, n, "the simulation ended without a result (%s %d)",
+                 WIFSIGNALED(status) ? "signal" : "exit status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        return -EIO;
+    }
+    if (res.err) {
+        snprintf(why, n, "%s", res.why);
+        return res.err;
+    }
+    out->us = res.us;
+    out->wall_s = res.wall_s;
+    out->transfers = res.transfers;
+    return 0;
+}

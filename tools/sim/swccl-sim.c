@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-sim - the project's schedules at scale, on SimGrid
+ * (tools/sim/swai-sim.h; Documentation/cluster.md §8):
+ *
+ *   swccl-sim --topology a2-cluster --coll allreduce --size 32M \
+ *             --ranks 3,5,6,7,12,100,255,1000,1024 -a RING,HD,NHR [--json]
+ *   swccl-sim -t mesh8 -c allgather --in my.xml -n 8 -b 1M -e 64M -f 4
+ *   swccl-sim ... --model      (the schedule cost model's time beside)
+ *
+ * One row per (ranks, size, algorithm), as nccl-tests prints them: time,
+ * algbw, busbw, the transfers replayed and what simulating it took here
+ * (sim_wall_s).  Ranks sit on the topology's cards 0..N-1.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "swai-cli.h"
+#include "swai-gen.h"
+#include "swai-sched-cost.h"
+#include "swai-sim.h"
+#include "swai-topo.h"
+
+#define PROG "swccl-sim"
+#define MAX_LIST 64
+
+struct args {
+	const char *topo, *coll, *in;
+	const char *algos[MAX_LIST];
+	int nalgos, ranks[MAX_LIST], nranks, root;
+	uint64_t minb, maxb, factor;
+	bool json, model, spread;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [-t TOPOLOGY] [-c COLL] [-a ALGO[,ALGO...]|all | --in FILE]\n"
+		"                 [-n N[,N...]] [-b MIN] [-e MAX] [-f FACTOR] [--size S]\n"
+		"                 [-r ROOT] [--place packed|spread] [--model] [--json]\n"
+		"  -t, --topology T   a topology file or preset (default mesh8)\n"
+		"  -c, --coll NAME    allreduce (default) reducescatter allgather broadcast reduce\n"
+		"  -a, --algo LIST    generators (RING MESH1 MESH2 HD NHR RB) or all (default)\n"
+		"      --in FILE      a schedule file instead (.json, or MSCCL .xml)\n"
+		"  -n, --ranks LIST   rank counts (default: every card of the topology)\n"
+		"  -b, -e, -f         sizes from MIN to MAX times FACTOR (nccl-tests' size)\n"
+		"      --size S       one size (default 32M)\n"
+		"  -r, --root R       root of broadcast/reduce (default 0)\n"
+		"      --place P      packed: rank r on card r (a node's cards first, default);\n"
+		"                     spread: card 0 of every node first, then card 1 ...\n"
+		"                     (one rank a node: HCCL's level between servers)\n"
+		"      --model        also the schedule cost model's time (small N only)\n"
+		"      --json         one JSON object per row\n");
+}
+
+/* Split @v at commas into @out (at most MAX_LIST). */
+static int split(char *v, const char **out)
+{
+	int n = 0;
+
+	for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ","))
+		if (n < MAX_LIST)
+			out[n++] = tok;
+	return n;
+}
+
+static void parse(int argc, char **argv, struct args *a)
+{
+	static const struct option lopts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "coll", required_argument, NULL, 'c' },
+		{ "algo", required_argument, NULL, 'a' },
+		{ "in", required_argument, NULL, 'i' },
+		{ "ranks", required_argument, NULL, 'n' },
+		{ "size", required_argument, NULL, 's' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "model", no_argument, NULL, 'm' },
+		{ "place", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *list[MAX_LIST];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:c:a:n:b:e:f:r:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 't': a->topo = optarg; break;
+		case 'c': a->coll = optarg; break;
+		case 'a': a->nalgos = split(optarg, a->algos); break;
+		case 'i': a->in = optarg; break;
+		case 'n':
+			a->nranks = split(optarg, list);
+			for (int i = 0; i < a->nranks; i++)
+				a->ranks[i] = (int)swai_cli_long_or_exit(PROG, "-n", list[i], 1,
+									 SWAI_SCHED_MAX_RANKS);
+			break;
+		case 's': a->minb = a->maxb = swai_cli_size_or_exit(PROG, "--size", optarg); break;
+		case 'b': a->minb = swai_cli_size_or_exit(PROG, "-b", optarg); break;
+		case 'e': a->maxb = swai_cli_size_or_exit(PROG, "-e", optarg); break;
+		case 'f': a->factor = (uint64_t)swai_cli_long_or_exit(PROG, "-f", optarg, 2, 1024); break;
+		case 'r': a->root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0,
+							      SWAI_SCHED_MAX_RANKS - 1); break;
+		case 'm': a->model = true; break;
+		case 'p':
+			if (strcmp(optarg, "packed") && strcmp(optarg, "spread"))
+				swai_cli_bad(PROG, "--place", optarg, "packed or spread");
+			a->spread = !strcmp(optarg, "spread");
+			break;
+		case 'j': a->json = true; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		exit(2);
+	}
+	if (!a->minb && !a->maxb)
+		a->minb = a->maxb = 32ull << 20;
+	if (!a->maxb)
+		a->maxb = a->minb;
+	if (!a->minb)
+		a->minb = a->maxb;
+	if (a->minb > a->maxb)
+		swai_cli_bad(PROG, "-b", "", "the smallest size is above the largest (-e)");
+	if (!a->factor)
+		a->factor = 2;
+}
+
+/* The schedule of row (@algo or --in, @coll, @N) into *s; 0, or -1 said. */
+static int schedule(const struct args *a, const char *algo, int coll, int N,
+		    struct swai_sched *s, char *why, size_t n)
+{
+	struct swai_gen_opts o = { .root = a->root, .nhr_order = SWAI_NHR_BEST };
+
+	if (a->in)
+		return swai_sched_load(s, a->in, why, n) ? -1 : 0;
+	return swai_gen_build(s, algo, (enum swai_coll)coll, N, &o, why, n) ? -1 : 0;
+}
+
+/*
+ * --place spread: rank r on card r / nodes of node r % nodes (nodes of
+ * equal size); else, and where nodes differ, rank r on card r.
+ */
+static void place(const struct args *a, const struct swai_topo *t, int N, int *card)
+{
+	int nn = t->nnodes, per = nn ? t->nodes[0].ncards : 0;
+	bool even = nn > 0;
+
+	for (int i = 1; i < nn; i++)
+		even &= t->nodes[i].ncards == per && t->nodes[i].first == t->nodes[0].first +
+			i * per;
+	for (int r = 0; r < N; r++)
+		card[r] = a->spread && even ? (r % nn) * per + r / nn : r;
+}
+
+static void row(const struct args *a, const struct swai_topo *t, const char *algo,
+		int coll, int N, uint64_t size)
+{
+	static int card[SWAI_SCHED_MAX_RANKS];
+	struct swai_sched_cost_out co;
+	struct swai_sim_out out;
+	struct swai_sched s;
+	char why[512];
+	double model_us = -1;
+	uint64_t bytes;
+
+	if (schedule(a, algo, coll, N, &s, why, sizeof(why))) {
+		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
+		       "# %s on %d ranks: %s\n", algo, N, why);
+		return;
+	}
+	N = s.nranks;
+	coll = s.coll;
+	bytes = swai_coll_block_bytes((enum swai_coll)coll, N, size);
+	place(a, t, N, card);
+	if (swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes, .rank_card = card },
+			 &out, why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s %s on %d ranks of %s: %s\n", s.name,
+			swai_coll_name(s.coll), N, t->name, why);
+		swai_sched_free(&s);
+		exit(1);
+	}
+	if (a->model && !swai_sched_cost(&s, t, &(struct swai_sched_cost_in){ .bytes = bytes,
+					 .rank_card = card }, &co, why, sizeof(why)))
+		model_us = (double)co.ps / 1e6;
+	if (a->json) {
+		printf("{\"kind\":\"row\",\"topology\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
+		       "\"ranks\":%d,\"bytes\":%llu,\"time_us\":%.3f,\"algbw\":%.4f,"
+		       "\"busbw\":%.4f,\"transfers\":%llu,\"sim_wall_s\":%.3f", t->name,
+		       swai_coll_name(s.coll), s.name, N, (unsigned long long)size, out.us,
+		       size / out.us / 1e3,
+		       size / out.us / 1e3 * swai_coll_bus_factor(s.coll, N),
+		       (unsigned long long)out.transfers, out.wall_s);
+		if (model_us >= 0)
+			printf(",\"model_us\":%.3f", model_us);
+		printf("}\n");
+	} else {
+		printf("%6d %12llu %-6s %12.2f %9.2f %9.2f %10llu %9.3f", N,
+		       (unsigned long long)size, s.name, out.us, size / out.us / 1e3,
+		       size / out.us / 1e3 * swai_coll_bus_factor(s.coll, N),
+		       (unsigned long long)out.transfers, out.wall_s);
+		if (model_us >= 0)
+			printf(" %12.2f", model_us);
+		printf("\n");
+	}
+	fflush(stdout);
+	swai_sched_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct swai_topo t;
+	char why[512];
+	int coll;
+
+	parse(argc, argv, &a);
+	coll = swai_coll_parse(a.coll ? a.coll : "allreduce");
+	if (coll < 0)
+		swai_cli_bad(PROG, "-c", a.coll, "allreduce, reducescatter, allgather, broadcast "
+			     "or reduce");
+	if (swai_topo_load(&t, a.topo ? a.topo : "mesh8", why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
+	if (!a.nranks) {
+		a.ranks[0] = t.ncards;
+		a.nranks = 1;
+	}
+	for (int i = 0; i < a.nranks; i++)
+		if (a.ranks[i] > t.ncards) {
+			fprintf(stderr, PROG ": %d ranks, but %s has %d cards\n", a.ranks[i],
+				t.name, t.ncards);
+			return 2;
+		}
+	if (a.in) {
+		a.nalgos = 1;
+		a.algos[0] = a.in;
+	} else if (!a.nalgos || (a.nalgos == 1 && !strcasecmp(a.algos[0], "all"))) {
+		a.nalgos = 0;
+		for (int g = 0; swai_gens[g]; g++)
+			a.algos[a.nalgos++] = swai_gens[g]->name;
+	}
+	if (!a.json)
+		printf("# swccl-sim %s on %s, ranks %s (SimGrid CM02, links from the topology file)\n"
+		       "%6s %12s %-6s %12s %9s %9s %10s %9s%s\n", swai_coll_name(coll), t.name,
+		       a.spread ? "spread over the nodes" : "packed",
+		       "ranks", "size(B)", "algo", "time(us)", "algbw", "busbw", "transfers",
+		       "wall(s)", a.model ? "     model_us" : "");
+	for (int i = 0; i < a.nranks; i++)
+		for (uint64_t size = a.minb; size <= a.maxb; size *= a.factor) {
+			for (int g = 0; g < a.nalgos; g++)
+				row(&a, &t, a.algos[g], coll, a.ranks[i], size);
+			if (size > UINT64_MAX / a.factor)
+				break;
+		}
+	swai_topo_free(&t);
+	return 0;
+}
