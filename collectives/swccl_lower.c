@@ -253,7 +253,6 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		 struct swai_prog *p)
 {
 	static __thread int order[4096];
-	static __thread bool done[4096];
 	const struct swai_sched_rank *rk = &s->ranks[r];
 	uint64_t slots_buf[4096], *slot = slots_buf, scr, inc, got[SWCCL_MAX_RANKS] = { 0 };
 	bool credit[SWCCL_MAX_RANKS] = { false };
@@ -279,7 +278,10 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 	if (copied)
 		prog_copy(p, c->xland[r] + inc, c->r[r].send.va,
 			  elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
-	swai_sched_issue_order(rk, order, done);
+	if (swai_sched_issue_order(rk, order)) {
+		p->nomem = true;
+		return;
+	}
 	for (int n = 0; n < rk->nsteps; n++) {
 		int i = order[n];
 		const struct swai_step *st = &rk->steps[i];

@@ -167,13 +167,13 @@ uint64_t swai_coll_block_bytes(enum swai_coll c, int nranks, uint64_t size);
 
 /*
  * swai-sched-order.c: the order rank @rk issues its steps in, into
- * @order[0 .. nsteps) (@done: nsteps of scratch): dependencies first,
- * steps that cannot block before receives that wait, sends to a peer and
- * receives from it in the schedule's order.  libswccl's programs and the
- * simulator's actors both run a rank in it.
+ * @order[0 .. nsteps): dependencies first, steps that cannot block before
+ * receives that wait, sends to a peer and receives from it in the
+ * schedule's order.  libswccl's programs and the simulator's actors both
+ * run a rank in it.  0, -ENOMEM, or -EINVAL for steps that wait on each
+ * other in a circle (swai_sched_validate refuses such a schedule).
  */
-void swai_sched_issue_order(const struct swai_sched_rank *rk, int *order,
-                            bool *done);
+int swai_sched_issue_order(const struct swai_sched_rank *rk, int *order);
 
 /*
  * swai-sched-check.c: run the schedule symbolically (every chunk's value

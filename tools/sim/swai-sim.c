@@ -71,13 +71,15 @@ static void rank_main(int argc, char **argv)
     int r = atoi(argv[argc - 1]);
     const struct swai_sched_rank *rk = &run.s->ranks[r];
     int *order = calloc((size_t)rk->nsteps + 1, sizeof(*order));
-    bool *done = calloc((size_t)rk->nsteps + 1, sizeof(*done));
     bool *awaited = calloc((size_t)rk->nsteps + 1, sizeof(*awaited));
     sg_comm_t *comm = calloc((size_t)rk->nsteps + 1, sizeof(*comm));
+    /* This rank's mailboxes to and from each peer, looked up once. */
+    sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
+    sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
     static char payload;
     int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
 
-    if (!order || !done || !awaited || !comm) {
+    if (!order || !awaited || !comm || !to || !from) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -86,16 +88,24 @@ static void rank_main(int argc, char **argv)
         const struct swai_step *st = &rk->steps[i];
         char name[32];
 
-        if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+        if ((st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) &&
+            !from[st->peer]) {
             snprintf(name, sizeof(name), "%d>%d", st->peer, r);
             sg_mailbox_set_receiver(name);
+            from[st->peer] = sg_mailbox_by_name(name);
+        }
+        if (st->op == SWAI_STEP_SEND && !to[st->peer]) {
+            to[st->peer] = mbox(r, st->peer);
         }
         for (uint32_t d = 0; d < st->ndeps; d++) {
             awaited[rk->deps[st->deps_at + d]] = true;
         }
     }
     sg_barrier_wait(run.ready);
-    swai_sched_issue_order(rk, order, done);
+    if (swai_sched_issue_order(rk, order)) {
+        fprintf(stderr, "swccl-sim: rank %d: its steps have no order\n", r);
+        abort();
+    }
     for (int k = 0; k < rk->nsteps; k++) {
         const struct swai_step *st = &rk->steps[order[k]];
 
@@ -115,17 +125,16 @@ static void rank_main(int argc, char **argv)
 
             /* Fire and forget, unless a later step must see it gone. */
             if (awaited[order[k]]) {
-                comm[order[k]] = sg_mailbox_put_async(mbox(r, st->peer), &payload, bytes);
+                comm[order[k]] = sg_mailbox_put_async(to[st->peer], &payload, bytes);
             } else {
-                sg_comm_detach(sg_mailbox_put_init(mbox(r, st->peer), &payload, bytes),
-                               NULL);
+                sg_comm_detach(sg_mailbox_put_init(to[st->peer], &payload, bytes), NULL);
             }
             run.transfers++;
             break;
         }
         case SWAI_STEP_RECV:
         case SWAI_STEP_RECV_REDUCE:
-            sg_mailbox_get(mbox(st->peer, r));
+            sg_mailbox_get(from[st->peer]);
             /* fall through */
         default:
             sg_actor_sleep_for(ps_s(swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p)));
@@ -139,7 +148,8 @@ static void rank_main(int argc, char **argv)
     }
     run.end[r] = simgrid_get_clock();
     free(order);
-    free(done);
+    free(to);
+    free(from);
     free(awaited);
     free(comm);
 }

@@ -247,6 +247,79 @@ static void test_mesh_shift(void)
 	}
 }
 
+/*
+ * The issue order by its definition, slowly: repeatedly the lowest-indexed
+ * step whose dependencies are done and whose earlier steps of its kind to
+ * its peer are done -- one that cannot block if any, else a receive.
+ */
+static bool ref_ready(const struct swai_sched_rank *rk, int i, const bool *done)
+{
+	const struct swai_step *st = &rk->steps[i];
+	bool recv = st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
+
+	for (uint32_t d = 0; d < st->ndeps; d++)
+		if (!done[rk->deps[st->deps_at + d]])
+			return false;
+	for (int j = 0; j < i; j++) {
+		const struct swai_step *o = &rk->steps[j];
+		bool orecv = o->op == SWAI_STEP_RECV || o->op == SWAI_STEP_RECV_REDUCE;
+
+		if (!done[j] && st->peer >= 0 && o->peer == st->peer && orecv == recv &&
+		    (o->op == SWAI_STEP_SEND) == (st->op == SWAI_STEP_SEND))
+			return false;
+	}
+	return true;
+}
+
+static void ref_order(const struct swai_sched_rank *rk, int *order, bool *done)
+{
+	for (int i = 0; i < rk->nsteps; i++)
+		done[i] = false;
+	for (int n = 0; n < rk->nsteps; n++) {
+		int pick = -1;
+
+		for (int pass = 0; pass < 2 && pick < 0; pass++)
+			for (int i = 0; i < rk->nsteps && pick < 0; i++) {
+				const struct swai_step *st = &rk->steps[i];
+				bool recv = st->op == SWAI_STEP_RECV ||
+					    st->op == SWAI_STEP_RECV_REDUCE;
+
+				if (!done[i] && (pass || !recv) && ref_ready(rk, i, done))
+					pick = i;
+			}
+		order[n] = pick;
+		if (pick >= 0)
+			done[pick] = true;
+	}
+}
+
+static void test_issue_order(void)
+{
+	int order[4096], ref[4096];
+	bool done[4096];
+	long ranks = 0;
+
+	for (int g = 0; swai_gens[g]; g++)
+		for (int c = 0; c < SWAI_COLL_N; c++)
+			for (int N = 1; N <= 24; N++) {
+				struct swai_gen_opts o = { .root = N / 2, .shift = N / 3 };
+				struct swai_sched s;
+				char why[256];
+
+				if (!(swai_gens[g]->colls & (1u << c)) ||
+				    swai_gen_build(&s, swai_gens[g]->name, c, N, &o, why, sizeof(why)))
+					continue;
+				for (int r = 0; r < N; r++, ranks++) {
+					CHECK_EQ(swai_sched_issue_order(&s.ranks[r], order), 0);
+					ref_order(&s.ranks[r], ref, done);
+					CHECK(!memcmp(order, ref,
+						      (size_t)s.ranks[r].nsteps * sizeof(int)));
+				}
+				swai_sched_free(&s);
+			}
+	printf("# %ld ranks of every generator's schedules, N = 1..24\n", ranks);
+}
+
 /* NHR AllReduce in every order, and at sizes the seed does not tabulate. */
 static void test_nhr_large(void)
 {
@@ -723,6 +796,7 @@ static const struct tap_test tests[] = {
 	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
 	{ "generators: every collective, N=1..40, verified", test_generators_verify },
 	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
+	{ "issue order: the heap version is the definition's", test_issue_order },
 	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
 	{ "NHR reordering: contiguous where possible, ~sqrt(N) for odd N", test_nhr_pieces },
 	{ "verify: missing dependencies, double counting, unmatched sends",
