@@ -151,6 +151,10 @@ sim_check() {
 	out=$("$b" -t ring8 -a MESH1 -n 8 2>&1); rc=$?
 	t "a schedule the fabric cannot carry fails, naming the pair" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q "no route"'
+	rm -f "$top/build/sim-ranks.png"
+	t "--plot draws time against ranks (seed 000's figure shape)" \
+		'"$b" -t a2-cluster -a RING,HD,NHR -n 3,5,7,12 --plot "$top/build/sim-ranks.png" \
+		   >/dev/null && [ "$(head -c 4 "$top/build/sim-ranks.png" | tail -c 3)" = PNG ]'
 	t "bad usage exits 2" '"$b" -n 0 >/dev/null 2>&1; [ $? -eq 2 ]'
 	echo "1..$n"
 }

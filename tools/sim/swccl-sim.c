@@ -7,6 +7,7 @@
  *             --ranks 3,5,6,7,12,100,255,1000,1024 -a RING,HD,NHR [--json]
  *   swccl-sim -t mesh8 -c allgather --in my.xml -n 8 -b 1M -e 64M -f 4
  *   swccl-sim ... --model      (the schedule cost model's time beside)
+ *   swccl-sim ... --plot F.png (time against ranks, or busbw against size)
  *
  * One row per (ranks, size, algorithm), as nccl-tests prints them: time,
  * algbw, busbw, the transfers replayed and what simulating it took here
@@ -27,9 +28,10 @@
 
 #define PROG "swccl-sim"
 #define MAX_LIST 64
+#define MAX_ROWS 4096
 
 struct args {
-	const char *topo, *coll, *in;
+	const char *topo, *coll, *in, *plot;
 	const char *algos[MAX_LIST];
 	int nalgos, ranks[MAX_LIST], nranks, root;
 	uint64_t minb, maxb, factor;
@@ -54,7 +56,9 @@ static void usage(FILE *f)
 		"                     spread: card 0 of every node first, then card 1 ...\n"
 		"                     (one rank a node: HCCL's level between servers)\n"
 		"      --model        also the schedule cost model's time (small N only)\n"
-		"      --json         one JSON object per row\n");
+		"      --json         one JSON object per row\n"
+		"      --plot F.png   plot the rows with gnuplot: time against ranks (several\n"
+		"                     -n), else busbw against size, one line per algorithm\n");
 }
 
 /* Split @v at commas into @out (at most MAX_LIST). */
@@ -81,6 +85,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "model", no_argument, NULL, 'm' },
 		{ "place", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -112,6 +117,7 @@ static void parse(int argc, char **argv, struct args *a)
 			a->spread = !strcmp(optarg, "spread");
 			break;
 		case 'j': a->json = true; break;
+		case 'P': a->plot = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -130,6 +136,59 @@ static void parse(int argc, char **argv, struct args *a)
 		swai_cli_bad(PROG, "-b", "", "the smallest size is above the largest (-e)");
 	if (!a->factor)
 		a->factor = 2;
+}
+
+/* The rows so far, for --plot. */
+static struct row {
+	char algo[32];
+	int ranks;
+	uint64_t size;
+	double us, busbw;
+} rows[MAX_ROWS];
+static int nrows;
+
+/*
+ * --plot: one line per algorithm -- time against ranks when several rank
+ * counts were asked for (seed 000's figure), else busbw against size.
+ */
+static int plot(const struct args *a, const struct swai_topo *t, int coll)
+{
+	bool by_ranks = a->nranks > 1;
+	FILE *gp = popen("gnuplot", "w");
+	int rc;
+
+	if (!gp) {
+		fprintf(stderr, PROG ": --plot: cannot run gnuplot\n");
+		return 1;
+	}
+	fprintf(gp, "set terminal pngcairo size 900,560\nset output '%s'\n"
+		"set title '%s on %s (swccl-sim, SimGrid)'\nset key left top\n"
+		"set logscale x 2\nset xlabel '%s'\nset ylabel '%s'\n", a->plot,
+		swai_coll_name((enum swai_coll)coll), t->name, by_ranks ? "ranks" : "size (B)",
+		by_ranks ? "time (us)" : "busbw (GB/s)");
+	fprintf(gp, "plot");
+	for (int g = 0; g < a->nalgos; g++)
+		fprintf(gp, "%s '-' using 1:2 with linespoints title '%s'", g ? "," : "",
+			a->in ? "schedule" : a->algos[g]);
+	fprintf(gp, "\n");
+	for (int g = 0; g < a->nalgos; g++) {
+		for (int i = 0; i < nrows; i++)
+			if (a->in || !strcasecmp(rows[i].algo, a->algos[g])) {
+				if (by_ranks && rows[i].size != a->minb)
+					continue;
+				fprintf(gp, "%g %g\n", by_ranks ? (double)rows[i].ranks :
+					(double)rows[i].size, by_ranks ? rows[i].us : rows[i].busbw);
+			}
+		fprintf(gp, "e\n");
+	}
+	rc = pclose(gp);
+	if (rc) {
+		fprintf(stderr, PROG ": --plot: gnuplot failed (status %d)\n", rc);
+		return 1;
+	}
+	if (!a->json)
+		printf("# wrote %s\n", a->plot);
+	return 0;
 }
 
 /* The schedule of row (@algo or --in, @coll, @N) into *s; 0, or -1 said. */
@@ -210,6 +269,15 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 		printf("\n");
 	}
 	fflush(stdout);
+	if (nrows < MAX_ROWS) {
+		struct row *w = &rows[nrows++];
+
+		snprintf(w->algo, sizeof(w->algo), "%s", s.name);
+		w->ranks = N;
+		w->size = size;
+		w->us = out.us;
+		w->busbw = size / out.us / 1e3 * swai_coll_bus_factor(s.coll, N);
+	}
 	swai_sched_free(&s);
 }
 
@@ -218,7 +286,7 @@ int main(int argc, char **argv)
 	struct args a = { 0 };
 	struct swai_topo t;
 	char why[512];
-	int coll;
+	int coll, c;
 
 	parse(argc, argv, &a);
 	coll = swai_coll_parse(a.coll ? a.coll : "allreduce");
@@ -260,6 +328,7 @@ int main(int argc, char **argv)
 			if (size > UINT64_MAX / a.factor)
 				break;
 		}
+	c = a.plot ? plot(&a, &t, coll) : 0;
 	swai_topo_free(&t);
-	return 0;
+	return c;
 }
