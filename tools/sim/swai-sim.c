@@ -50,7 +50,7 @@ struct result {
     int err;
     double us, wall_s;
     uint64_t transfers;
-    char why[256];
+    char why[1024];
 };
 
 static double ps_s(uint64_t ps)
@@ -172,7 +172,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
     };
     const struct swai_sched *s = in->s;
     size_t N = (size_t)in->t->ncards;
-    char path[] = "/tmp/swccl-sim-XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char path[512];
     int argc = (int)(sizeof(args) / sizeof(args[0])) - 1, fd;
     bool *want = calloc(N * N, sizeof(*want));
     double t0 = wall_now(), last = 0;
@@ -193,7 +194,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
             }
         }
     }
-    fd = mkstemp(path);
+    snprintf(path, sizeof(path), "%s/swccl-sim-XXXXXX.xml", tmp && *tmp ? tmp : "/tmp");
+    fd = mkstemps(path, 4);
     f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         res->err = -errno;
