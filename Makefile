@@ -56,6 +56,8 @@ DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
 DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS) -Ikernel
 DIRFLAGS_tools/cluster/tests := -Itools/cluster
 DIRFLAGS_tools/sim := -Itools/cluster $(SIMGRID_CFLAGS)
+DIRFLAGS_tools/synth := -Itools/cluster
+DIRFLAGS_tools/synth/tests := -Itools/cluster -Itools/synth
 DIRFLAGS_tools/sim/tests := -Itools/cluster -Itools/sim $(SIMGRID_CFLAGS)
 DIRFLAGS_tools/qemu := -Ikernel -Itools/cluster -I$(B)/gen
 DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -Itools/cluster -I$(B)/gen
@@ -264,7 +266,7 @@ uninstall:
 # --- userspace tools ------------------------------------------------------------------
 TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B)/bin/sdaa-p2p \
 	$(B)/bin/swccl-bench \
-	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched $(B)/bin/swccl-sim
+	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched $(B)/bin/swccl-sim $(B)/bin/swccl-synth
 tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
@@ -302,6 +304,12 @@ $(B)/bin/swccl-sched: $(call objs,obj,tools/cluster/swccl-sched.c) $(B)/obj/lib/
 		$(B)/obj/lib/libswaicard.a $(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(CLUSTER_LIBS) -lm
+# swccl-synth: schedules synthesized on the topology (tools/synth/, seed 003).
+SYNTH_SRC := $(wildcard tools/synth/*.c)
+$(B)/bin/swccl-synth: $(call objs,obj,$(SYNTH_SRC)) $(B)/obj/lib/libswaicluster.a \
+		$(B)/obj/lib/libswaicard.a $(B)/obj/lib/libswaicli.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(CLUSTER_LIBS) -lm
 # swccl-sim: the same schedules at scale on SimGrid (tools/sim/).
 SIM_SRC := $(wildcard tools/sim/*.c)
 $(B)/bin/swccl-sim: $(call objs,obj,$(SIM_SRC)) $(B)/obj/lib/libswaicluster.a \
@@ -336,9 +344,15 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/sdaa-unit-test \
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
 	$(B)/tests/swccl-boot-test \
-	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test
+	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test \
+	$(B)/tests/swai-synth-test
 unit-tests: $(UT_BIN)
 $(B)/tests/swai-cluster-test: $(B)/san/tools/cluster/tests/swai-cluster-test.o \
+		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
+$(B)/tests/swai-synth-test: $(B)/san/tools/synth/tests/swai-synth-test.o \
+		$(call objs,san,$(filter-out tools/synth/swccl-synth.c,$(SYNTH_SRC))) \
 		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm

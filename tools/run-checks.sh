@@ -159,6 +159,33 @@ sim_check() {
 	echo "1..$n"
 }
 
+# swccl-synth (tools/synth/, seed 003's MTEGCCA): the tool as a user runs it.
+synth_cli() {
+	local b="$top/build/bin/swccl-synth" s="$top/build/bin/swccl-sched" n=0 out
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	out=$("$b" -t ndv2 -c allgather --size 8M --chunks 4 --model --json \
+		-o "$top/build/synth-ndv2.json" --msccl "$top/build/synth-ndv2.xml")
+	echo "$out" | sed 's/^/# /'
+	t "AllGather on ndv2: solve_s, completion_us, lower_bound_us, completion >= bound" \
+		'echo "$out" | jq -e ".solve_s >= 0 and .completion_us >= .lower_bound_us and
+		   .lower_bound_us > 0" >/dev/null'
+	t "its schedule file reads back and verifies" \
+		'"$s" verify --in "$top/build/synth-ndv2.json" | grep -q correct'
+	t "its MSCCL XML reads back and verifies" \
+		'"$s" verify --in "$top/build/synth-ndv2.xml" | grep -q correct'
+	out=$("$b" -t ring8 -c allgather --size 8M --chunks 4 --model --json)
+	echo "$out" | sed 's/^/# /'
+	t "on ring8 the synthesized AllGather beats RING in the cost model (both directions)" \
+		'echo "$out" | jq -e ".model_us < .ring_model_us" >/dev/null'
+	t "Broadcast from card 5 on mesh8" \
+		'"$b" -t mesh8 -c broadcast -r 5 --size 1M --json | jq -e ".slots > 0" >/dev/null'
+	out=$("$b" -t pcie8 2>&1); rc=$?
+	t "a topology with switches is refused for now, saying so" \
+		'[ $rc -eq 1 ] && echo "$out" | grep -q switch'
+	t "bad usage exits 2" '"$b" -c allreduce >/dev/null 2>&1; [ $? -eq 2 ]'
+	echo "1..$n"
+}
+
 # The DKMS package (kernel/dkms/), built and installed for the guest kernel
 # from its headers, as a user would for theirs, then removed again.
 dkms_check() {
@@ -240,8 +267,10 @@ suite unit-swccl-bench "$top/build/tests/swccl-bench-test"
 suite unit-kernels "$top/build/tests/swk-unit-test"
 suite unit-cli "$top/build/tests/swai-cli-test"
 suite unit-cluster "$top/build/tests/swai-cluster-test"
+suite unit-synth "$top/build/tests/swai-synth-test"
 suite sched-cli sched_cli
 suite sim sim_check
+suite synth-cli synth_cli
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-mteg.h - seed 003's multicast time-expanded graph (MTEG) and its
+ * MTEGCCA heuristic, on the project's topology file, writing the project's
+ * schedule format (Documentation/cluster.md §10).
+ *
+ * The slot is the time one chunk takes on the fastest link:
+ * tau = mu / max B.  A directed link u -> v takes L = ceil(alpha / tau) +
+ * ceil(maxB / B) slots per chunk.  The MTEG has a node u_t for every card
+ * and slot 0..H, storage edges u_t -> u_t+1 (cost 1), transmission edges
+ * u_t -> v_t+L (cost L) and, per receiving card, a virtual sink reached
+ * from every u_t at cost 0.  Every edge costs the slots it advances, so the
+ * graph without the sinks is a DAG in slot order and shortest distances
+ * from a tree come from one sweep over the slots, not Dijkstra.
+ *
+ * MTEGCCA: a collective is a set of broadcasts (AllGather: one per source,
+ * largest data first; ties by card); each chunk's broadcast is a
+ * Takahashi-Matsuyama tree from the source at slot 0 -- repeatedly the
+ * uncovered card closest to the current tree joins it by its shortest
+ * path -- and the tree's transmission edges are then taken, so no later
+ * tree sends over that link in that slot.
+ *
+ * The first version takes topologies whose links join cards directly (no
+ * switches: mesh8, ring8, ndv2); a card relays by receiving and sending.
+ */
+#ifndef SWAI_MTEG_H
+#define SWAI_MTEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swai-sched.h"
+#include "swai-timing.h"
+#include "swai-topo.h"
+
+struct swai_mteg_edge {
+    int u, v;                   /* cards */
+    int L;                      /* slots a chunk takes */
+    uint32_t mbps, latency_ns;
+};
+
+struct swai_mteg {
+    int ncards, H;              /* slots 0 .. H */
+    uint64_t tau_ps;            /* one slot */
+    int nedges;
+    struct swai_mteg_edge *e;
+    int *in_off, *in;           /* edges into each card: in[in_off[v] ..] */
+    uint8_t *taken;             /* [e * (H + 1) + t]: u_t -> v_t+L is used */
+};
+
+/* One hop of a tree: edge @e leaves its card at slot @t. */
+struct swai_mteg_hop {
+    int e, t;
+};
+
+/*
+ * The MTEG of @t for chunks of @chunk_bytes and @H slots.  0, or -EINVAL
+ * (a switch, no card link) / -ENOMEM with @why.
+ */
+int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
+                    uint64_t chunk_bytes, int H, char *why, size_t n);
+void swai_mteg_free(struct swai_mteg *m);
+
+/*
+ * One chunk's TM tree from @src at slot 0 to every other card, on the
+ * edges not yet taken; takes its edges.  Its hops into @hops (room for
+ * ncards x ncards; *nhops), the slot each card first holds the chunk into
+ * @arrive[ncards] (src: 0).  0, or -ENOSPC when H slots do not reach every
+ * card (nothing taken), -ENOMEM.
+ */
+int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
+                   int *nhops, int *arrive);
+
+struct swai_mteg_result {
+    int H;                      /* the slots used to plan */
+    int slots;                  /* the last chunk's arrival slot */
+    double completion_us;       /* slots x tau */
+    double lower_bound_us;      /* bandwidth and latency bounds, the larger */
+};
+
+/*
+ * MTEGCCA for @coll (SWAI_COLL_ALLGATHER, or SWAI_COLL_BROADCAST from
+ * @root) of blocks of @block_bytes cut into @chunks chunks, on @t: the
+ * schedule into *s (free with swai_sched_free).  @H 0: start small and
+ * double until every tree fits.  0, or -errno with @why.
+ */
+int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
+                    uint64_t block_bytes, uint32_t chunks, int H,
+                    struct swai_sched *s, struct swai_mteg_result *res,
+                    char *why, size_t n);
+
+#endif /* SWAI_MTEG_H */

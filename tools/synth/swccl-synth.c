@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl-synth - topology-aware schedule synthesis (seed 003's MTEGCCA;
+ * tools/synth/swai-mteg.h; Documentation/cluster.md §10):
+ *
+ *   swccl-synth -t ndv2 -c allgather --size 1M [--chunks C] [--slots H] [--json]
+ *               [-o FILE.json] [--msccl FILE.xml] [--model]
+ *
+ * Prints what the synthesizer took (solve_s), the completion time its
+ * slots promise (completion_us), a lower bound (lower_bound_us: every card
+ * takes in its bytes at its links' rate; the farthest pair's latency), and
+ * with --model the schedule cost model's time for it and for RING.  The
+ * schedule is verified before it is written.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "swai-cli.h"
+#include "swai-gen.h"
+#include "swai-msccl.h"
+#include "swai-mteg.h"
+#include "swai-sched-cost.h"
+#include "swai-topo.h"
+
+#define PROG "swccl-synth"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [-t TOPOLOGY] [-c allgather|broadcast] [--size S] [-r ROOT]\n"
+		"                   [--chunks C] [--slots H] [-o FILE.json] [--msccl FILE.xml]\n"
+		"                   [--model] [--json]\n"
+		"  -t, --topology T   a topology file or preset (default ndv2); links between\n"
+		"                     cards only, for now\n"
+		"  -c, --coll NAME    allgather (default) or broadcast\n"
+		"      --size S       nccl-tests' size: AllGather's output (default 1M)\n"
+		"      --chunks C     chunks a source's block is cut into (default 1)\n"
+		"      --slots H      the time-expanded graph's slots (default: grow until it fits)\n"
+		"  -o FILE.json       write the schedule (the project's format)\n"
+		"      --msccl FILE   write it as MSCCL's XML too\n"
+		"      --model        the schedule cost model's time, and RING's beside it\n"
+		"      --json         one JSON object\n");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The cost model's time of @s on @t (us), or -1. */
+static double model_us(const struct swai_sched *s, const struct swai_topo *t, uint64_t bytes)
+{
+	struct swai_sched_cost_out out;
+	char why[256];
+
+	if (swai_sched_cost(s, t, &(struct swai_sched_cost_in){ .bytes = bytes }, &out, why,
+			    sizeof(why)))
+		return -1;
+	return (double)out.ps / 1e6;
+}
+
+static int write_file(const char *path, char *text)
+{
+	FILE *f = text ? fopen(path, "w") : NULL;
+	int bad = !f || fputs(text, f) < 0;
+
+	if (f && fclose(f))
+		bad = 1;
+	if (bad)
+		perror(path);
+	free(text);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "coll", required_argument, NULL, 'c' },
+		{ "size", required_argument, NULL, 's' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "chunks", required_argument, NULL, 'C' },
+		{ "slots", required_argument, NULL, 'H' },
+		{ "msccl", required_argument, NULL, 'x' },
+		{ "model", no_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL;
+	uint64_t size = 1 << 20, block;
+	int root = 0, H = 0, c, coll, ret;
+	uint32_t chunks = 1;
+	bool json = false, model = false;
+	struct swai_mteg_result res;
+	struct swai_sched s, ring;
+	struct swai_topo t;
+	double t0, solve, mine = -1, ring_us = -1;
+	char why[512];
+
+	while ((c = getopt_long(argc, argv, "t:c:r:o:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 't': topo = optarg; break;
+		case 'c': coll_name = optarg; break;
+		case 's': size = swai_cli_size_or_exit(PROG, "--size", optarg); break;
+		case 'r': root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0, 65535); break;
+		case 'C': chunks = (uint32_t)swai_cli_long_or_exit(PROG, "--chunks", optarg, 1, 64); break;
+		case 'H': H = (int)swai_cli_long_or_exit(PROG, "--slots", optarg, 1, 1 << 16); break;
+		case 'o': out = optarg; break;
+		case 'x': xml = optarg; break;
+		case 'm': model = true; break;
+		case 'j': json = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	coll = swai_coll_parse(coll_name);
+	if (optind != argc || (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST)) {
+		usage(stderr);
+		return 2;
+	}
+	if (swai_topo_load(&t, topo, why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
+	block = swai_coll_block_bytes((enum swai_coll)coll, t.ncards, size);
+	t0 = now_s();
+	ret = swai_mteg_synth(&t, (enum swai_coll)coll, root, block, chunks, H, &s, &res, why,
+			      sizeof(why));
+	solve = now_s() - t0;
+	if (ret) {
+		fprintf(stderr, PROG ": %s on %s: %s\n", coll_name, t.name, why);
+		swai_topo_free(&t);
+		return 1;
+	}
+	if (swai_sched_verify(&s, why, sizeof(why))) {
+		fprintf(stderr, PROG ": the synthesized schedule is wrong: %s\n", why);
+		swai_sched_free(&s);
+		swai_topo_free(&t);
+		return 1;
+	}
+	if (model) {
+		mine = model_us(&s, &t, block);
+		if (!swai_gen_build(&ring, "RING", (enum swai_coll)coll, t.ncards,
+				    &(struct swai_gen_opts){ .root = root }, why, sizeof(why))) {
+			ring_us = model_us(&ring, &t, block);
+			swai_sched_free(&ring);
+		}
+	}
+	if (json) {
+		printf("{\"kind\":\"synth\",\"topology\":\"%s\",\"coll\":\"%s\",\"ranks\":%d,"
+		       "\"bytes\":%llu,\"chunks\":%u,\"slots_H\":%d,\"slots\":%d,\"solve_s\":%.6f,"
+		       "\"completion_us\":%.3f,\"lower_bound_us\":%.3f", t.name, coll_name, t.ncards,
+		       (unsigned long long)size, chunks, res.H, res.slots, solve, res.completion_us,
+		       res.lower_bound_us);
+		if (model && mine >= 0)
+			printf(",\"model_us\":%.3f", mine);
+		if (model && ring_us >= 0)
+			printf(",\"ring_model_us\":%.3f", ring_us);
+		printf("}\n");
+	} else {
+		printf("# swccl-synth %s on %s (%d cards), %llu bytes, %u chunk(s) a block: MTEGCCA\n"
+		       "solve %.4f s, %d of %d slots: completion %.2f us, lower bound %.2f us "
+		       "(%.0f %% above)\n", coll_name, t.name, t.ncards, (unsigned long long)size,
+		       chunks, solve, res.slots, res.H, res.completion_us, res.lower_bound_us,
+		       res.lower_bound_us > 0 ? 100 * (res.completion_us / res.lower_bound_us - 1) : 0);
+		if (model && ring_us >= 0)
+			printf("cost model: this schedule %.2f us, RING %.2f us\n", mine, ring_us);
+		else if (model)
+			printf("cost model: this schedule %.2f us (RING does not fit %s)\n", mine,
+			       t.name);
+	}
+	ret = 0;
+	if (out)
+		ret |= write_file(out, swai_sched_dump(&s));
+	if (xml)
+		ret |= write_file(xml, swai_msccl_export(&s));
+	swai_sched_free(&s);
+	swai_topo_free(&t);
+	return ret;
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swai-synth-test.c - the synthesizer on the host (ASan/UBSan): the MTEG's
+ * slots and edges, a Takahashi-Matsuyama tree on a line of three cards
+ * (and a second one that finds the first one's edges taken), and MTEGCCA's
+ * schedules verified on fingerprints on every switch-free preset.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "swai-mteg.h"
+#include "tap.h"
+
+/* a -- b at 50 GB/s, b -- c at 25 GB/s, no latency: L = 1 and 2 slots. */
+static const char *line3 =
+	"{\"swai_topology\": 1, \"name\": \"line3\", \"nodes\": [{\"name\": \"n\", \"cards\": 3}],"
+	" \"link_defaults\": {\"mbps\": 50000, \"latency_ns\": 0},"
+	" \"links\": [{\"ends\": [\"n.c0\", \"n.c1\"]},"
+	"            {\"ends\": [\"n.c1\", \"n.c2\"], \"mbps\": 25000}]}";
+
+static void test_mteg(void)
+{
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 10, why, sizeof(why)), 0);
+	CHECK_EQ(m.nedges, 4);
+	/* tau = 1 MiB / 50 GB/s */
+	CHECK_EQ(m.tau_ps, swai_timing_ps(1 << 20, 50000));
+	for (int i = 0; i < m.nedges; i++)
+		CHECK_EQ(m.e[i].L, m.e[i].mbps == 50000 ? 1 : 2);
+	/* every edge into a card is listed under it */
+	for (int v = 0; v < 3; v++)
+		for (int k = m.in_off[v]; k < m.in_off[v + 1]; k++)
+			CHECK_EQ(m.e[m.in[k]].v, v);
+	CHECK_EQ(m.in_off[3], 4);
+	swai_mteg_free(&m);
+	/* latency counts whole slots: 1 us at tau = 1 MiB / 50 GB/s is one more */
+	t.links[0].latency_ns = 1000;
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 10, why, sizeof(why)), 0);
+	CHECK_EQ(m.e[0].L, 2);
+	swai_mteg_free(&m);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 0, why, sizeof(why)), -EINVAL);
+	swai_topo_free(&t);
+}
+
+static void test_tm_tree(void)
+{
+	struct swai_mteg_hop hops[9];
+	int nhops, arrive[3];
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 6, why, sizeof(why)), 0);
+	/* from a at slot 0: b at 1, c two slots later */
+	CHECK_EQ(swai_mteg_tree(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(nhops, 2);
+	CHECK_EQ(arrive[0], 0);
+	CHECK_EQ(arrive[1], 1);
+	CHECK_EQ(arrive[2], 3);
+	/* the same again: a -> b in slot 0 is taken, so it waits a slot */
+	CHECK_EQ(swai_mteg_tree(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(arrive[1], 2);
+	CHECK_EQ(arrive[2], 4);
+	for (int i = 0; i < nhops; i++)
+		CHECK_EQ(hops[i].t, m.e[hops[i].e].u == 0 ? 1 : 2);
+	/* each later copy waits a slot more, until c is out of the 6 slots */
+	CHECK_EQ(swai_mteg_tree(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(arrive[2], 5);
+	CHECK_EQ(swai_mteg_tree(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(arrive[2], 6);
+	CHECK_EQ(swai_mteg_tree(&m, 0, hops, &nhops, arrive), -ENOSPC);
+	CHECK_EQ(nhops, 0);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+}
+
+static void test_synth_presets(void)
+{
+	static const char *const presets[] = { "mesh8", "ring8", "ndv2" };
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++)
+		for (int coll = 0; coll < 2; coll++)
+			for (uint32_t chunks = 1; chunks <= 4; chunks *= 2) {
+				enum swai_coll c = coll ? SWAI_COLL_BROADCAST : SWAI_COLL_ALLGATHER;
+				struct swai_mteg_result res;
+				struct swai_sched s;
+				struct swai_topo t;
+				char why[256];
+				int ret;
+
+				CHECK_EQ(swai_topo_load(&t, presets[p], why, sizeof(why)), 0);
+				ret = swai_mteg_synth(&t, c, 3, 1 << 20, chunks, 0, &s, &res, why,
+						      sizeof(why));
+				if (ret)
+					printf("# %s %s: %s\n", presets[p], swai_coll_name(c), why);
+				CHECK_EQ(ret, 0);
+				if (!ret) {
+					ret = swai_sched_verify(&s, why, sizeof(why));
+					if (ret)
+						printf("# %s %s: %s\n", presets[p],
+						       swai_coll_name(c), why);
+					CHECK_EQ(ret, 0);
+					CHECK(res.completion_us >= res.lower_bound_us);
+					CHECK(res.slots <= res.H);
+					swai_sched_free(&s);
+				}
+				swai_topo_free(&t);
+			}
+	/* what it does not take yet, it says */
+	{
+		struct swai_mteg_result res;
+		struct swai_sched s;
+		struct swai_topo t;
+		char why[256];
+
+		CHECK_EQ(swai_topo_load(&t, "pcie8", why, sizeof(why)), 0);
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 0, &s, &res,
+					 why, sizeof(why)), -EINVAL);
+		CHECK(strstr(why, "switch") != NULL);
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLREDUCE, 0, 1 << 20, 1, 0, &s, &res,
+					 why, sizeof(why)), -EINVAL);
+		swai_topo_free(&t);
+	}
+}
+
+static const struct tap_test tests[] = {
+	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
+	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
+	{ "MTEGCCA: AllGather and Broadcast on mesh8, ring8, ndv2 verify", test_synth_presets },
+};
+
+TAP_MAIN(tests)
