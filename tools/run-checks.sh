@@ -179,9 +179,12 @@ synth_cli() {
 		'echo "$out" | jq -e ".model_us < .ring_model_us" >/dev/null'
 	t "Broadcast from card 5 on mesh8" \
 		'"$b" -t mesh8 -c broadcast -r 5 --size 1M --json | jq -e ".slots > 0" >/dev/null'
-	out=$("$b" -t pcie8 2>&1); rc=$?
-	t "a topology with switches is refused for now, saying so" \
-		'[ $rc -eq 1 ] && echo "$out" | grep -q switch'
+	t "AllGather on ndv2x2, across the chassis through the InfiniBand switch, verifies" \
+		'"$b" -t ndv2x2 --size 1M -o "$top/build/synth-ndv2x2.json" --json >/dev/null &&
+		 "$s" verify --in "$top/build/synth-ndv2x2.json" | grep -q correct'
+	out=$("$b" -t pcie8 --slots 2 2>&1); rc=$?
+	t "too few slots fail, saying what to do" \
+		'[ $rc -eq 1 ] && echo "$out" | grep -q -- "--slots"'
 	t "bad usage exits 2" '"$b" -c allreduce >/dev/null 2>&1; [ $? -eq 2 ]'
 	echo "1..$n"
 }

@@ -24,14 +24,80 @@ void swai_mteg_free(struct swai_mteg *m)
     free(m->in_off);
     free(m->in);
     free(m->taken);
+    free(m->in_mbps);
     memset(m, 0, sizeof(*m));
+}
+
+/* The slots one hop takes: its link's latency and the switch it enters, then the bytes. */
+static int hop_slots(const struct swai_topo *t, const struct swai_mteg *m, uint32_t maxb,
+                     const struct swai_topo_hop *h)
+{
+    const struct swai_topo_link *l = &t->links[h->link];
+    int to = h->dir ? l->a : l->b;
+    uint64_t lat = (uint64_t)l->latency_ns +
+                   (t->devs[to].kind == SWAI_TOPO_SWITCH ? t->devs[to].latency_ns : 0);
+
+    return (int)(ceil_div(lat * 1000, m->tau_ps) + ceil_div(maxb, l->mbps));
+}
+
+/* Edge u -> v along @r's hops; 0 or -E2BIG. */
+static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb, int u, int v,
+                    const struct swai_topo_route *r)
+{
+    struct swai_mteg_edge *e = &m->e[m->nedges];
+
+    if (r->nhops > SWAI_MTEG_MAX_HOPS) {
+        return -E2BIG;
+    }
+    *e = (struct swai_mteg_edge){ .u = u, .v = v, .mbps = r->mbps,
+                                  .latency_ns = r->latency_ns, .nhops = r->nhops };
+    for (int k = 0; k < r->nhops; k++) {
+        e->res[k] = swai_topo_resource(t, &r->hops[k]);
+        e->at[k] = e->L;
+        e->L += hop_slots(t, m, maxb, &r->hops[k]);
+    }
+    m->nedges++;
+    return 0;
+}
+
+/* Every pair of cards a link or a route through switches joins, as edges. */
+static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb, char *why,
+                     size_t n)
+{
+    for (int u = 0; u < t->ncards; u++) {
+        for (int v = 0; v < t->ncards; v++) {
+            struct swai_topo_route r;
+            bool via_switch = false;
+            int ret;
+
+            if (u == v || swai_topo_route(t, u, v, &r, why, n)) {
+                continue;   /* not joined: a schedule relays at cards */
+            }
+            for (int k = 0; k + 1 < r.nhops; k++) {
+                const struct swai_topo_link *l = &t->links[r.hops[k].link];
+
+                via_switch |= t->devs[r.hops[k].dir ? l->a : l->b].kind ==
+                              SWAI_TOPO_SWITCH;
+            }
+            /* direct links, or cards behind switches only (not a card relay) */
+            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, u, v, &r) : 0;
+            swai_topo_route_free(&r);
+            if (ret) {
+                snprintf(why, n, "the route from card %d to %d has more than %d hops", u, v,
+                         SWAI_MTEG_MAX_HOPS);
+                return ret;
+            }
+        }
+    }
+    return 0;
 }
 
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                     uint64_t chunk_bytes, int H, char *why, size_t n)
 {
+    size_t N = (size_t)t->ncards;
     uint32_t maxb = 0;
-    int *card_of = NULL, k = 0;
+    int ret;
 
     memset(m, 0, sizeof(*m));
     if (H < 1 || !chunk_bytes) {
@@ -39,84 +105,95 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                  (unsigned long long)chunk_bytes);
         return -EINVAL;
     }
-    card_of = malloc((size_t)t->ndevs * sizeof(*card_of));
-    m->e = malloc(2 * ((size_t)t->nlinks + 1) * sizeof(*m->e));
-    m->in_off = calloc((size_t)t->ncards + 1, sizeof(*m->in_off));
-    if (!card_of || !m->e || !m->in_off) {
-        free(card_of);
-        swai_mteg_free(m);
-        snprintf(why, n, "out of memory");
-        return -ENOMEM;
-    }
-    for (int d = 0; d < t->ndevs; d++) {
-        card_of[d] = -1;
-    }
-    for (int c = 0; c < t->ncards; c++) {
-        card_of[t->card_dev[c]] = c;
-    }
     for (int l = 0; l < t->nlinks; l++) {
-        const struct swai_topo_link *lk = &t->links[l];
-
-        if (card_of[lk->a] < 0 || card_of[lk->b] < 0) {
-            snprintf(why, n, "%s: a switch (%s); the synthesizer takes links between "
-                     "cards only, for now", t->name,
-                     card_of[lk->a] < 0 ? t->devs[lk->a].name : t->devs[lk->b].name);
-            free(card_of);
-            swai_mteg_free(m);
-            return -EINVAL;
-        }
-        maxb = lk->mbps > maxb ? lk->mbps : maxb;
-        for (int dir = 0; dir < (lk->oneway ? 1 : 2); dir++) {
-            m->e[k++] = (struct swai_mteg_edge){
-                .u = card_of[dir ? lk->b : lk->a], .v = card_of[dir ? lk->a : lk->b],
-                .mbps = lk->mbps, .latency_ns = lk->latency_ns };
-        }
-    }
-    free(card_of);
-    if (!k) {
-        snprintf(why, n, "%s has no link between cards", t->name);
-        swai_mteg_free(m);
-        return -EINVAL;
+        maxb = t->links[l].mbps > maxb ? t->links[l].mbps : maxb;
     }
     m->ncards = t->ncards;
-    m->nedges = k;
     m->H = H;
-    /* tau = mu / max B; L = ceil(alpha / tau) + ceil(maxB / B) */
-    m->tau_ps = swai_timing_ps(chunk_bytes, maxb);
+    m->nres = swai_topo_nresources(t);
+    /* tau = mu / max B */
+    m->tau_ps = swai_timing_ps(chunk_bytes, maxb ? maxb : 1);
     if (!m->tau_ps) {
         m->tau_ps = 1;
     }
-    for (int i = 0; i < k; i++) {
-        struct swai_mteg_edge *e = &m->e[i];
-
-        e->L = (int)(ceil_div((uint64_t)e->latency_ns * 1000, m->tau_ps) +
-                     ceil_div(maxb, e->mbps));
-        m->in_off[e->v + 1]++;
-    }
-    for (int c = 0; c < m->ncards; c++) {
-        m->in_off[c + 1] += m->in_off[c];
-    }
-    m->in = malloc((size_t)k * sizeof(*m->in));
-    m->taken = calloc((size_t)k * (size_t)(H + 1), 1);
-    if (!m->in || !m->taken) {
+    m->e = malloc((N * N + 1) * sizeof(*m->e));
+    m->in_off = calloc(N + 1, sizeof(*m->in_off));
+    m->in_mbps = calloc(N + 1, sizeof(*m->in_mbps));
+    m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
+    if (!m->e || !m->in_off || !m->in_mbps || !m->taken) {
         swai_mteg_free(m);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    {
-        int *fill = calloc((size_t)m->ncards, sizeof(*fill));
+    ret = add_edges(t, m, maxb, why, n);
+    if (!ret && !m->nedges) {
+        snprintf(why, n, "%s joins no two cards", t->name);
+        ret = -EINVAL;
+    }
+    if (ret) {
+        swai_mteg_free(m);
+        return ret;
+    }
+    /* what a card can take in: the links into it */
+    for (int l = 0; l < t->nlinks; l++) {
+        const struct swai_topo_link *lk = &t->links[l];
 
-        if (!fill) {
+        for (int dir = 0; dir < (lk->oneway ? 1 : 2); dir++) {
+            int to = dir ? lk->a : lk->b;
+
+            if (t->devs[to].kind == SWAI_TOPO_CARD) {
+                for (int c = 0; c < t->ncards; c++) {
+                    if (t->card_dev[c] == to) {
+                        m->in_mbps[c] += lk->mbps;
+                    }
+                }
+            }
+        }
+    }
+    for (int i = 0; i < m->nedges; i++) {
+        m->in_off[m->e[i].v + 1]++;
+    }
+    for (size_t c = 0; c < N; c++) {
+        m->in_off[c + 1] += m->in_off[c];
+    }
+    m->in = malloc(((size_t)m->nedges + 1) * sizeof(*m->in));
+    {
+        int *fill = calloc(N + 1, sizeof(*fill));
+
+        if (!m->in || !fill) {
+            free(fill);
             swai_mteg_free(m);
             snprintf(why, n, "out of memory");
             return -ENOMEM;
         }
-        for (int i = 0; i < k; i++) {
+        for (int i = 0; i < m->nedges; i++) {
             m->in[m->in_off[m->e[i].v] + fill[m->e[i].v]++] = i;
         }
         free(fill);
     }
     return 0;
+}
+
+/* Is edge @e free to leave its card at slot @t0 (every hop's link in its slot)? */
+static bool free_at(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)
+{
+    for (int k = 0; k < e->nhops; k++) {
+        if (t0 + e->at[k] > m->H ||
+            m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) + (size_t)(t0 + e->at[k])]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Mark (@on) or free every hop's link of @h in its slot. */
+static void take(struct swai_mteg *m, const struct swai_mteg_hop *h, uint8_t on)
+{
+    const struct swai_mteg_edge *e = &m->e[h->e];
+
+    for (int k = 0; k < e->nhops; k++) {
+        m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) + (size_t)(h->t + e->at[k])] = on;
+    }
 }
 
 /*
@@ -142,8 +219,7 @@ static void sweep(const struct swai_mteg *m, const bool *intree, int *dist, int 
                 const struct swai_mteg_edge *e = &m->e[m->in[k]];
                 int t0 = t - e->L;
 
-                if (t0 < 0 || m->taken[(size_t)m->in[k] * (size_t)(H + 1) + (size_t)t0] ||
-                    dist[e->u * (H + 1) + t0] >= INF) {
+                if (t0 < 0 || dist[e->u * (H + 1) + t0] >= INF || !free_at(m, e, t0)) {
                     continue;
                 }
                 if (dist[e->u * (H + 1) + t0] + e->L < d) {
@@ -209,7 +285,13 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                 ret = -ENOSPC;
                 goto out;
             }
-            hops[(*nhops)++] = (struct swai_mteg_hop){ p, t - m->e[p].L };
+            hops[*nhops] = (struct swai_mteg_hop){ p, t - m->e[p].L };
+            /*
+             * Taken at once, not when the tree is done: two paths of one
+             * tree may share a first hop through a switch (the seed's
+             * direct links never do; for them it is the same).
+             */
+            take(m, &hops[(*nhops)++], 1);
             if (arrive[v] < 0 || arrive[v] > t) {
                 left -= arrive[v] < 0;
                 arrive[v] = t;
@@ -218,11 +300,12 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             v = m->e[p].u;
         }
     }
-    for (int i = 0; i < *nhops; i++) {
-        m->taken[(size_t)hops[i].e * (size_t)(H + 1) + (size_t)hops[i].t] = 1;
-    }
 out:
     if (ret) {
+        /* nothing taken: give back what this tree's paths took so far */
+        for (int i = 0; i < *nhops; i++) {
+            take(m, &hops[i], 0);
+        }
         *nhops = 0;
     }
     free(intree);

@@ -17,11 +17,13 @@
  * largest data first; ties by card); each chunk's broadcast is a
  * Takahashi-Matsuyama tree from the source at slot 0 -- repeatedly the
  * uncovered card closest to the current tree joins it by its shortest
- * path -- and the tree's transmission edges are then taken, so no later
- * tree sends over that link in that slot.
+ * path -- and the tree's transmission edges are taken, so no later tree
+ * (and no later path of this one) sends over that link in that slot.
  *
- * The first version takes topologies whose links join cards directly (no
- * switches: mesh8, ring8, ndv2); a card relays by receiving and sending.
+ * Links between cards are edges; so is every pair of cards joined only
+ * through switches, along the topology's route (NDv2 x k's InfiniBand
+ * switch, a DGX-2's NVSwitch), each hop's link direction taken in its own
+ * slot.  A card relays by receiving and sending.
  */
 #ifndef SWAI_MTEG_H
 #define SWAI_MTEG_H
@@ -33,19 +35,32 @@
 #include "swai-timing.h"
 #include "swai-topo.h"
 
+/*
+ * A transmission edge: card u to card v over a link, or over the route
+ * through switches (a switch does not store, and the fabric does not
+ * multicast: a chunk crosses it on its way between two cards).  Each hop's
+ * link direction is busy one slot, @at[k] slots after the chunk leaves u.
+ */
+#define SWAI_MTEG_MAX_HOPS 8
+
 struct swai_mteg_edge {
     int u, v;                   /* cards */
     int L;                      /* slots a chunk takes */
-    uint32_t mbps, latency_ns;
+    uint32_t mbps;              /* the narrowest hop */
+    uint64_t latency_ns;        /* links and switches on the way */
+    int nhops;
+    int res[SWAI_MTEG_MAX_HOPS];    /* swai_topo_resource() of each hop */
+    int at[SWAI_MTEG_MAX_HOPS];     /* its slot, counted from the start */
 };
 
 struct swai_mteg {
     int ncards, H;              /* slots 0 .. H */
     uint64_t tau_ps;            /* one slot */
-    int nedges;
+    int nedges, nres;
     struct swai_mteg_edge *e;
     int *in_off, *in;           /* edges into each card: in[in_off[v] ..] */
-    uint8_t *taken;             /* [e * (H + 1) + t]: u_t -> v_t+L is used */
+    uint8_t *taken;             /* [res * (H + 1) + t]: a chunk on it in slot t */
+    uint64_t *in_mbps;          /* [card]: the links into it, summed */
 };
 
 /* One hop of a tree: edge @e leaves its card at slot @t. */
@@ -55,7 +70,8 @@ struct swai_mteg_hop {
 
 /*
  * The MTEG of @t for chunks of @chunk_bytes and @H slots.  0, or -EINVAL
- * (a switch, no card link) / -ENOMEM with @why.
+ * (no link, a route of more than SWAI_MTEG_MAX_HOPS hops) / -ENOMEM with
+ * @why.
  */
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                     uint64_t chunk_bytes, int H, char *why, size_t n);

@@ -43,13 +43,12 @@ static double lower_bound_us(const struct swai_mteg *m, enum swai_coll coll, int
     double bw = 0;
     uint32_t maxb = 0;
 
+    for (int i = 0; i < m->nedges; i++) {
+        maxb = m->e[i].mbps > maxb ? m->e[i].mbps : maxb;
+    }
     for (int v = 0; v < N; v++) {
-        uint64_t in = 0;
+        uint64_t in = m->in_mbps[v];
 
-        for (int k = m->in_off[v]; k < m->in_off[v + 1]; k++) {
-            in += m->e[m->in[k]].mbps;
-            maxb = m->e[m->in[k]].mbps > maxb ? m->e[m->in[k]].mbps : maxb;
-        }
         if (in && (coll == SWAI_COLL_ALLGATHER || v != root)) {
             double need = coll == SWAI_COLL_ALLGATHER ? (double)(N - 1) * (double)block_bytes :
                           (double)block_bytes;

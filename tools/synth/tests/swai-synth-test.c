@@ -3,7 +3,7 @@
  * swai-synth-test.c - the synthesizer on the host (ASan/UBSan): the MTEG's
  * slots and edges, a Takahashi-Matsuyama tree on a line of three cards
  * (and a second one that finds the first one's edges taken), and MTEGCCA's
- * schedules verified on fingerprints on every switch-free preset.
+ * schedules verified on fingerprints, with and without switches.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,7 +82,7 @@ static void test_tm_tree(void)
 
 static void test_synth_presets(void)
 {
-	static const char *const presets[] = { "mesh8", "ring8", "ndv2" };
+	static const char *const presets[] = { "mesh8", "ring8", "ndv2", "pcie8", "ndv2x2" };
 
 	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++)
 		for (int coll = 0; coll < 2; coll++)
@@ -120,11 +120,14 @@ static void test_synth_presets(void)
 		char why[256];
 
 		CHECK_EQ(swai_topo_load(&t, "pcie8", why, sizeof(why)), 0);
-		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 0, &s, &res,
-					 why, sizeof(why)), -EINVAL);
-		CHECK(strstr(why, "switch") != NULL);
 		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLREDUCE, 0, 1 << 20, 1, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
+		CHECK(strstr(why, "allgather and broadcast") != NULL);
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_BROADCAST, 8, 1 << 20, 1, 0, &s, &res,
+					 why, sizeof(why)), -EINVAL);
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 2, &s, &res,
+					 why, sizeof(why)), -ENOSPC);
+		CHECK(strstr(why, "--slots") != NULL);
 		swai_topo_free(&t);
 	}
 }
@@ -132,7 +135,8 @@ static void test_synth_presets(void)
 static const struct tap_test tests[] = {
 	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
-	{ "MTEGCCA: AllGather and Broadcast on mesh8, ring8, ndv2 verify", test_synth_presets },
+	{ "MTEGCCA: AllGather and Broadcast on mesh8, ring8, ndv2, pcie8, ndv2x2 verify",
+	  test_synth_presets },
 };
 
 TAP_MAIN(tests)
