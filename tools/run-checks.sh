@@ -182,6 +182,14 @@ synth_cli() {
 	t "AllGather on ndv2x2, across the chassis through the InfiniBand switch, verifies" \
 		'"$b" -t ndv2x2 --size 1M -o "$top/build/synth-ndv2x2.json" --json >/dev/null &&
 		 "$s" verify --in "$top/build/synth-ndv2x2.json" | grep -q correct'
+	out=$("$b" -t ndv2x2 --nodes 4 -c allgather --size 64M --json)
+	echo "$out" | sed 's/^/# /'
+	t "NDv2 x 4 (ndv2x2's chassis, 4 times): solve_s, completion_us, lower_bound_us" \
+		'echo "$out" | jq -e ".ranks == 32 and .completion_us >= .lower_bound_us" >/dev/null'
+	t "the seed's rule promises less than NDv2 x 2's InfiniBand cut allows; ours does not" \
+		'"$b" -t ndv2x2 --size 64M --json --seed-rule |
+		   jq -e ".completion_us < .lower_bound_us" >/dev/null &&
+		 "$b" -t ndv2x2 --size 64M --json | jq -e ".completion_us >= .lower_bound_us" >/dev/null'
 	out=$("$b" -t pcie8 --slots 2 2>&1); rc=$?
 	t "too few slots fail, saying what to do" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q -- "--slots"'

@@ -138,6 +138,15 @@ int swai_topo_parse(struct swai_topo *t, const char *json, char *why,
                     size_t n);
 int swai_topo_load(struct swai_topo *t, const char *path_or_preset,
                    char *why, size_t n);
+/*
+ * swai-topo-scale.c: @nodes nodes after node 0's pattern of @in (its
+ * cards, their links, their links to switches; switches kept once):
+ * NDv2 x k from ndv2x2.  0, or -EINVAL (a direct link between two nodes'
+ * cards has no pattern) / -ENOMEM with @why.
+ */
+int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes,
+                    char *why, size_t n);
+
 /* Write @t in the explicit form (every link listed); malloc'd, or NULL. */
 char *swai_topo_dump(const struct swai_topo *t);
 

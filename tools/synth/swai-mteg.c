@@ -25,24 +25,30 @@ void swai_mteg_free(struct swai_mteg *m)
     free(m->in);
     free(m->taken);
     free(m->in_mbps);
+    free(m->node_of);
+    free(m->node_in_mbps);
     memset(m, 0, sizeof(*m));
 }
 
-/* The slots one hop takes: its link's latency and the switch it enters, then the bytes. */
+/*
+ * The slots one hop takes: delta = its link's latency and the switch it
+ * enters, l = its bytes (ceil(maxB / B)); *bytes_slots gets l.
+ */
 static int hop_slots(const struct swai_topo *t, const struct swai_mteg *m, uint32_t maxb,
-                     const struct swai_topo_hop *h)
+                     const struct swai_topo_hop *h, int *bytes_slots)
 {
     const struct swai_topo_link *l = &t->links[h->link];
     int to = h->dir ? l->a : l->b;
     uint64_t lat = (uint64_t)l->latency_ns +
                    (t->devs[to].kind == SWAI_TOPO_SWITCH ? t->devs[to].latency_ns : 0);
 
-    return (int)(ceil_div(lat * 1000, m->tau_ps) + ceil_div(maxb, l->mbps));
+    *bytes_slots = (int)ceil_div(maxb, l->mbps);
+    return (int)ceil_div(lat * 1000, m->tau_ps) + *bytes_slots;
 }
 
 /* Edge u -> v along @r's hops; 0 or -E2BIG. */
 static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb, int u, int v,
-                    const struct swai_topo_route *r)
+                    const struct swai_topo_route *r, unsigned flags)
 {
     struct swai_mteg_edge *e = &m->e[m->nedges];
 
@@ -52,17 +58,20 @@ static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t max
     *e = (struct swai_mteg_edge){ .u = u, .v = v, .mbps = r->mbps,
                                   .latency_ns = r->latency_ns, .nhops = r->nhops };
     for (int k = 0; k < r->nhops; k++) {
+        int bytes_slots;
+
         e->res[k] = swai_topo_resource(t, &r->hops[k]);
         e->at[k] = e->L;
-        e->L += hop_slots(t, m, maxb, &r->hops[k]);
+        e->L += hop_slots(t, m, maxb, &r->hops[k], &bytes_slots);
+        e->busy[k] = flags & SWAI_MTEG_SEED ? 1 : bytes_slots;
     }
     m->nedges++;
     return 0;
 }
 
 /* Every pair of cards a link or a route through switches joins, as edges. */
-static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb, char *why,
-                     size_t n)
+static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb,
+                     unsigned flags, char *why, size_t n)
 {
     for (int u = 0; u < t->ncards; u++) {
         for (int v = 0; v < t->ncards; v++) {
@@ -80,7 +89,7 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
                               SWAI_TOPO_SWITCH;
             }
             /* direct links, or cards behind switches only (not a card relay) */
-            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, u, v, &r) : 0;
+            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, u, v, &r, flags) : 0;
             swai_topo_route_free(&r);
             if (ret) {
                 snprintf(why, n, "the route from card %d to %d has more than %d hops", u, v,
@@ -93,7 +102,7 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
 }
 
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
-                    uint64_t chunk_bytes, int H, char *why, size_t n)
+                    uint64_t chunk_bytes, int H, unsigned flags, char *why, size_t n)
 {
     size_t N = (size_t)t->ncards;
     uint32_t maxb = 0;
@@ -120,12 +129,15 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     m->in_off = calloc(N + 1, sizeof(*m->in_off));
     m->in_mbps = calloc(N + 1, sizeof(*m->in_mbps));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
-    if (!m->e || !m->in_off || !m->in_mbps || !m->taken) {
+    m->nnodes = t->nnodes;
+    m->node_of = calloc(N + 1, sizeof(*m->node_of));
+    m->node_in_mbps = calloc((size_t)t->nnodes + 1, sizeof(*m->node_in_mbps));
+    if (!m->e || !m->in_off || !m->in_mbps || !m->taken || !m->node_of || !m->node_in_mbps) {
         swai_mteg_free(m);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    ret = add_edges(t, m, maxb, why, n);
+    ret = add_edges(t, m, maxb, flags, why, n);
     if (!ret && !m->nedges) {
         snprintf(why, n, "%s joins no two cards", t->name);
         ret = -EINVAL;
@@ -134,21 +146,38 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         swai_mteg_free(m);
         return ret;
     }
-    /* what a card can take in: the links into it */
-    for (int l = 0; l < t->nlinks; l++) {
-        const struct swai_topo_link *lk = &t->links[l];
+    /* what a card, and a node from outside, can take in: the links into them */
+    {
+        int *card_of = malloc((size_t)t->ndevs * sizeof(*card_of));
 
-        for (int dir = 0; dir < (lk->oneway ? 1 : 2); dir++) {
-            int to = dir ? lk->a : lk->b;
+        if (!card_of) {
+            swai_mteg_free(m);
+            snprintf(why, n, "out of memory");
+            return -ENOMEM;
+        }
+        for (int d = 0; d < t->ndevs; d++) {
+            card_of[d] = -1;
+        }
+        for (int c = 0; c < t->ncards; c++) {
+            card_of[t->card_dev[c]] = c;
+            m->node_of[c] = t->devs[t->card_dev[c]].node;
+        }
+        for (int l = 0; l < t->nlinks; l++) {
+            const struct swai_topo_link *lk = &t->links[l];
 
-            if (t->devs[to].kind == SWAI_TOPO_CARD) {
-                for (int c = 0; c < t->ncards; c++) {
-                    if (t->card_dev[c] == to) {
-                        m->in_mbps[c] += lk->mbps;
-                    }
+            for (int dir = 0; dir < (lk->oneway ? 1 : 2); dir++) {
+                int to = dir ? lk->a : lk->b, from = dir ? lk->b : lk->a;
+
+                if (card_of[to] < 0) {
+                    continue;
+                }
+                m->in_mbps[card_of[to]] += lk->mbps;
+                if (t->devs[from].node != t->devs[to].node) {
+                    m->node_in_mbps[t->devs[to].node] += lk->mbps;
                 }
             }
         }
+        free(card_of);
     }
     for (int i = 0; i < m->nedges; i++) {
         m->in_off[m->e[i].v + 1]++;
@@ -178,9 +207,12 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
 static bool free_at(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)
 {
     for (int k = 0; k < e->nhops; k++) {
-        if (t0 + e->at[k] > m->H ||
-            m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) + (size_t)(t0 + e->at[k])]) {
-            return false;
+        for (int b = 0; b < e->busy[k]; b++) {
+            int t = t0 + e->at[k] + b;
+
+            if (t > m->H || m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) + (size_t)t]) {
+                return false;
+            }
         }
     }
     return true;
@@ -192,7 +224,10 @@ static void take(struct swai_mteg *m, const struct swai_mteg_hop *h, uint8_t on)
     const struct swai_mteg_edge *e = &m->e[h->e];
 
     for (int k = 0; k < e->nhops; k++) {
-        m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) + (size_t)(h->t + e->at[k])] = on;
+        for (int b = 0; b < e->busy[k]; b++) {
+            m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) +
+                     (size_t)(h->t + e->at[k] + b)] = on;
+        }
     }
 }
 

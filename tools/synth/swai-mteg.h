@@ -50,8 +50,17 @@ struct swai_mteg_edge {
     uint64_t latency_ns;        /* links and switches on the way */
     int nhops;
     int res[SWAI_MTEG_MAX_HOPS];    /* swai_topo_resource() of each hop */
-    int at[SWAI_MTEG_MAX_HOPS];     /* its slot, counted from the start */
+    int at[SWAI_MTEG_MAX_HOPS];     /* its first slot, counted from the start */
+    int busy[SWAI_MTEG_MAX_HOPS];   /* the slots it holds its link */
 };
+
+/*
+ * SWAI_MTEG_SEED: seed 003's rule as written -- a chunk takes a link in the
+ * slot it starts only, so a link at a quarter of the fastest rate starts a
+ * chunk every slot (four times its bandwidth).  Without it (ours) a chunk
+ * holds each link for ceil(maxB / B) slots, the time its bytes take.
+ */
+#define SWAI_MTEG_SEED  1u
 
 struct swai_mteg {
     int ncards, H;              /* slots 0 .. H */
@@ -61,6 +70,8 @@ struct swai_mteg {
     int *in_off, *in;           /* edges into each card: in[in_off[v] ..] */
     uint8_t *taken;             /* [res * (H + 1) + t]: a chunk on it in slot t */
     uint64_t *in_mbps;          /* [card]: the links into it, summed */
+    int nnodes, *node_of;       /* [card]: its node */
+    uint64_t *node_in_mbps;     /* [node]: the links into it from outside */
 };
 
 /* One hop of a tree: edge @e leaves its card at slot @t. */
@@ -74,7 +85,7 @@ struct swai_mteg_hop {
  * @why.
  */
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
-                    uint64_t chunk_bytes, int H, char *why, size_t n);
+                    uint64_t chunk_bytes, int H, unsigned flags, char *why, size_t n);
 void swai_mteg_free(struct swai_mteg *m);
 
 /*
@@ -101,7 +112,7 @@ struct swai_mteg_result {
  * double until every tree fits.  0, or -errno with @why.
  */
 int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
-                    uint64_t block_bytes, uint32_t chunks, int H,
+                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
                     struct swai_sched *s, struct swai_mteg_result *res,
                     char *why, size_t n);
 

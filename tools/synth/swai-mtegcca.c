@@ -34,7 +34,12 @@ static int cmp_event(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Larger bounds: bytes every card must take in, and the latency of the farthest pair. */
+/*
+ * The largest of three bounds: the bytes every card must take in over its
+ * links; the bytes every node must take in from outside over the links
+ * into it (the cut: NDv2 x k's one InfiniBand link down to a chassis);
+ * the latency of the farthest pair, plus a chunk at the fastest rate.
+ */
 static double lower_bound_us(const struct swai_mteg *m, enum swai_coll coll, int root,
                              uint64_t block_bytes, uint64_t chunk_bytes)
 {
@@ -54,6 +59,21 @@ static double lower_bound_us(const struct swai_mteg *m, enum swai_coll coll, int
                           (double)block_bytes;
 
             bw = need / (double)in > bw ? need / (double)in : bw;    /* us */
+        }
+    }
+    for (int k = 0; k < m->nnodes; k++) {
+        int inside = 0, has_root = 0;
+
+        for (int v = 0; v < N; v++) {
+            inside += m->node_of[v] == k;
+            has_root |= m->node_of[v] == k && v == root;
+        }
+        if (m->node_in_mbps[k] && inside < N) {
+            double need = coll == SWAI_COLL_ALLGATHER ?
+                          (double)(N - inside) * (double)block_bytes :
+                          has_root ? 0 : (double)block_bytes;
+
+            bw = need / (double)m->node_in_mbps[k] > bw ? need / (double)m->node_in_mbps[k] : bw;
         }
     }
     if (!lat) {
@@ -97,7 +117,7 @@ static double lower_bound_us(const struct swai_mteg *m, enum swai_coll coll, int
 
 /* Plan every tree on an MTEG of @H slots; -ENOSPC if one does not fit. */
 static int plan(const struct swai_topo *t, enum swai_coll coll, int root, int nsrc,
-                uint32_t chunks, uint64_t chunk_bytes, int H, struct swai_mteg *m,
+                uint32_t chunks, uint64_t chunk_bytes, int H, unsigned flags, struct swai_mteg *m,
                 struct swai_mteg_hop *hops, int *nhops, int *slots, char *why, size_t n)
 {
     int N = t->ncards, *arrive = malloc((size_t)N * sizeof(int)), ret;
@@ -106,7 +126,7 @@ static int plan(const struct swai_topo *t, enum swai_coll coll, int root, int ns
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    ret = swai_mteg_build(m, t, chunk_bytes, H, why, n);
+    ret = swai_mteg_build(m, t, chunk_bytes, H, flags, why, n);
     *slots = 0;
     /* broadcasts by data volume, largest first: all equal here, so by card */
     for (int i = 0; !ret && i < nsrc; i++) {
@@ -221,7 +241,7 @@ static int to_schedule(const struct swai_mteg *m, enum swai_coll coll, int root,
 }
 
 int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
-                    uint64_t block_bytes, uint32_t chunks, int H,
+                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
                     struct swai_sched *s, struct swai_mteg_result *res,
                     char *why, size_t n)
 {
@@ -254,8 +274,8 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
     }
     /* Without a budget: from a few slots a card, doubling until every tree fits. */
     for (int h = H ? H : 4 * N;; h *= 2) {
-        ret = plan(t, coll, root, nsrc, chunks, chunk_bytes, h, &m, hops, nhops, &slots,
-                   why, n);
+        ret = plan(t, coll, root, nsrc, chunks, chunk_bytes, h, flags, &m, hops, nhops,
+                   &slots, why, n);
         if (ret != -ENOSPC || H || h > (1 << 16)) {
             if (ret == -ENOSPC) {
                 snprintf(why, n, "%d slots do not reach every card (--slots more)", h);

@@ -5,6 +5,7 @@
  *
  *   swccl-synth -t ndv2 -c allgather --size 1M [--chunks C] [--slots H] [--json]
  *               [-o FILE.json] [--msccl FILE.xml] [--model]
+ *   swccl-synth -t ndv2x2 --nodes 4 ...   (NDv2 x 4: node 0's pattern, 4 times)
  *
  * Prints what the synthesizer took (solve_s), the completion time its
  * slots promise (completion_us), a lower bound (lower_bound_us: every card
@@ -35,12 +36,18 @@ static void usage(FILE *f)
 		"                   [--chunks C] [--slots H] [-o FILE.json] [--msccl FILE.xml]\n"
 		"                   [--model] [--json]\n"
 		"  -t, --topology T   a topology file or preset (default ndv2)\n"
+		"      --nodes K      K nodes after the pattern of the topology's node 0 (its\n"
+		"                     cards, links, links to switches): -t ndv2x2 --nodes 4\n"
+		"                     is TE-CCL's NDv2 x 4\n"
 		"  -c, --coll NAME    allgather (default) or broadcast\n"
 		"      --size S       nccl-tests' size: AllGather's output (default 1M)\n"
 		"      --chunks C     chunks a source's block is cut into (default 1)\n"
 		"      --slots H      the time-expanded graph's slots (default: grow until it fits)\n"
 		"  -o FILE.json       write the schedule (the project's format)\n"
 		"      --msccl FILE   write it as MSCCL's XML too\n"
+		"      --seed-rule    seed 003's rule: a chunk takes a link in its first slot\n"
+		"                     only (a slow link starts a chunk every slot); default: for\n"
+		"                     the slots its bytes take\n"
 		"      --model        the schedule cost model's time, and RING's beside it\n"
 		"      --json         one JSON object\n");
 }
@@ -88,6 +95,8 @@ int main(int argc, char **argv)
 		{ "chunks", required_argument, NULL, 'C' },
 		{ "slots", required_argument, NULL, 'H' },
 		{ "msccl", required_argument, NULL, 'x' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "seed-rule", no_argument, NULL, 'S' },
 		{ "model", no_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -95,8 +104,9 @@ int main(int argc, char **argv)
 	};
 	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL;
 	uint64_t size = 1 << 20, block;
-	int root = 0, H = 0, c, coll, ret;
+	int root = 0, H = 0, nodes = 0, c, coll, ret;
 	uint32_t chunks = 1;
+	unsigned flags = 0;
 	bool json = false, model = false;
 	struct swai_mteg_result res;
 	struct swai_sched s, ring;
@@ -114,7 +124,9 @@ int main(int argc, char **argv)
 		case 'H': H = (int)swai_cli_long_or_exit(PROG, "--slots", optarg, 1, 1 << 16); break;
 		case 'o': out = optarg; break;
 		case 'x': xml = optarg; break;
+		case 'N': nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'm': model = true; break;
+		case 'S': flags |= SWAI_MTEG_SEED; break;
 		case 'j': json = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -129,10 +141,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;
 	}
+	if (nodes) {
+		struct swai_topo one = t;
+
+		ret = swai_topo_scale(&t, &one, nodes, why, sizeof(why));
+		swai_topo_free(&one);
+		if (ret) {
+			fprintf(stderr, PROG ": --nodes %d: %s\n", nodes, why);
+			return 1;
+		}
+	}
 	block = swai_coll_block_bytes((enum swai_coll)coll, t.ncards, size);
 	t0 = now_s();
-	ret = swai_mteg_synth(&t, (enum swai_coll)coll, root, block, chunks, H, &s, &res, why,
-			      sizeof(why));
+	ret = swai_mteg_synth(&t, (enum swai_coll)coll, root, block, chunks, H, flags, &s, &res,
+			      why, sizeof(why));
 	solve = now_s() - t0;
 	if (ret) {
 		fprintf(stderr, PROG ": %s on %s: %s\n", coll_name, t.name, why);

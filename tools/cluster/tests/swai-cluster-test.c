@@ -485,6 +485,40 @@ static void test_topo_presets(void)
 	}
 }
 
+/* K nodes after node 0's pattern: ndv2x2 again at 2, NDv2 x 4 at 4. */
+static void test_topo_scale(void)
+{
+	struct swai_topo in, out;
+	char why[256];
+
+	CHECK_EQ(swai_topo_load(&in, "ndv2x2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_topo_scale(&out, &in, 2, why, sizeof(why)), 0);
+	CHECK_EQ(out.ncards, in.ncards);
+	CHECK_EQ(out.nlinks, in.nlinks);
+	CHECK_EQ(out.ndevs, in.ndevs);
+	swai_topo_free(&out);
+	CHECK_EQ(swai_topo_scale(&out, &in, 4, why, sizeof(why)), 0);
+	CHECK_EQ(out.ncards, 32);
+	CHECK_EQ(out.nlinks, 4 * 18);
+	{
+		struct swai_topo_route r;
+
+		/* chassis 3's GPU 0 up the InfiniBand switch, down to chassis 1's GPU 1 */
+		CHECK_EQ(swai_topo_route(&out, 24, 9, &r, why, sizeof(why)), 0);
+		CHECK_EQ(r.nhops, 2);
+		CHECK_EQ(r.mbps, 12500);
+		swai_topo_route_free(&r);
+	}
+	swai_topo_free(&out);
+	CHECK_EQ(swai_topo_scale(&out, &in, 0, why, sizeof(why)), -EINVAL);
+	swai_topo_free(&in);
+	/* a DGX-2 pair's crossing links have no pattern to repeat */
+	CHECK_EQ(swai_topo_load(&in, "dgx2x2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_topo_scale(&out, &in, 3, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "two nodes") != NULL);
+	swai_topo_free(&in);
+}
+
 static void test_topo_routes(void)
 {
 	struct swai_topo_route r;
@@ -804,6 +838,7 @@ static const struct tap_test tests[] = {
 	{ "generators: errors", test_gen_errors },
 	{ "topology: presets load, round-trip, connected", test_topo_presets },
 	{ "topology: routes through switches only", test_topo_routes },
+	{ "topology: K nodes after node 0's pattern (NDv2 x 4)", test_topo_scale },
 	{ "topology: errors name their place", test_topo_errors },
 };
 

@@ -26,7 +26,7 @@ static void test_mteg(void)
 	char why[256];
 
 	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
-	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 10, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 10, 0, why, sizeof(why)), 0);
 	CHECK_EQ(m.nedges, 4);
 	/* tau = 1 MiB / 50 GB/s */
 	CHECK_EQ(m.tau_ps, swai_timing_ps(1 << 20, 50000));
@@ -40,10 +40,10 @@ static void test_mteg(void)
 	swai_mteg_free(&m);
 	/* latency counts whole slots: 1 us at tau = 1 MiB / 50 GB/s is one more */
 	t.links[0].latency_ns = 1000;
-	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 10, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 10, 0, why, sizeof(why)), 0);
 	CHECK_EQ(m.e[0].L, 2);
 	swai_mteg_free(&m);
-	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 0, why, sizeof(why)), -EINVAL);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 0, 0, why, sizeof(why)), -EINVAL);
 	swai_topo_free(&t);
 }
 
@@ -56,7 +56,7 @@ static void test_tm_tree(void)
 	char why[256];
 
 	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
-	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 6, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 6, SWAI_MTEG_SEED, why, sizeof(why)), 0);
 	/* from a at slot 0: b at 1, c two slots later */
 	CHECK_EQ(swai_mteg_tree(&m, 0, hops, &nhops, arrive), 0);
 	CHECK_EQ(nhops, 2);
@@ -95,7 +95,7 @@ static void test_synth_presets(void)
 				int ret;
 
 				CHECK_EQ(swai_topo_load(&t, presets[p], why, sizeof(why)), 0);
-				ret = swai_mteg_synth(&t, c, 3, 1 << 20, chunks, 0, &s, &res, why,
+				ret = swai_mteg_synth(&t, c, 3, 1 << 20, chunks, 0, 0, &s, &res, why,
 						      sizeof(why));
 				if (ret)
 					printf("# %s %s: %s\n", presets[p], swai_coll_name(c), why);
@@ -120,12 +120,12 @@ static void test_synth_presets(void)
 		char why[256];
 
 		CHECK_EQ(swai_topo_load(&t, "pcie8", why, sizeof(why)), 0);
-		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLREDUCE, 0, 1 << 20, 1, 0, &s, &res,
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLREDUCE, 0, 1 << 20, 1, 0, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
 		CHECK(strstr(why, "allgather and broadcast") != NULL);
-		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_BROADCAST, 8, 1 << 20, 1, 0, &s, &res,
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_BROADCAST, 8, 1 << 20, 1, 0, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
-		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 2, &s, &res,
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 2, 0, &s, &res,
 					 why, sizeof(why)), -ENOSPC);
 		CHECK(strstr(why, "--slots") != NULL);
 		swai_topo_free(&t);
