@@ -12,7 +12,7 @@ X(swccl_allreduce_ring) X(swccl_allreduce_csc) X(swccl_allreduce_csc1)
 X(swccl_broadcast_ring) X(swccl_broadcast_csc) X(swccl_broadcast_csc1)
 X(swccl_reduce_ring) X(swccl_reduce_csc) X(swccl_reduce_csc1)
 #define XC(c) X(swccl_##c##_xRing) X(swccl_##c##_xMesh1) X(swccl_##c##_xMesh2) \
-	X(swccl_##c##_xHd) X(swccl_##c##_xNhr) X(swccl_##c##_xRb)
+	X(swccl_##c##_xHd) X(swccl_##c##_xNhr) X(swccl_##c##_xRb) X(swccl_##c##_xFile)
 XC(allgather) XC(reducescatter) XC(allreduce) XC(broadcast) XC(reduce)
 #undef X
 
@@ -24,7 +24,7 @@ const struct swccl_algo *const swccl_algos[] = {
 	&swccl_reduce_ring, &swccl_reduce_csc, &swccl_reduce_csc1,
 	/* between cards (swccl_xcard.c) */
 #define XA(c) &swccl_##c##_xRing, &swccl_##c##_xMesh1, &swccl_##c##_xMesh2, \
-	&swccl_##c##_xHd, &swccl_##c##_xNhr, &swccl_##c##_xRb
+	&swccl_##c##_xHd, &swccl_##c##_xNhr, &swccl_##c##_xRb, &swccl_##c##_xFile
 	XA(allgather), XA(reducescatter), XA(allreduce), XA(broadcast), XA(reduce),
 #undef XA
 	NULL
@@ -48,7 +48,7 @@ const struct swccl_algo *swccl_algo_find(enum swccl_coll coll, swcclAlgo_t algo)
 SWCCL_EXPORT const char *swcclAlgoName(swcclAlgo_t algo)
 {
 	static const char *const n[] = { "AUTO", "RING", "CSC", "CSC1", "MESH1", "MESH2",
-					 "HD", "NHR", "RB" };
+					 "HD", "NHR", "RB", "FILE" };
 
 	return (unsigned)algo < swcclNumAlgos ? n[algo] : "?";
 }

@@ -99,8 +99,8 @@ static swcclAlgo_t wanted(swcclComm_t comm)
 	for (int a = 0; a < swcclNumAlgos; a++)
 		if (!strcasecmp(e, swcclAlgoName((swcclAlgo_t)a)))
 			return (swcclAlgo_t)a;
-	swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "SWCCL_ALGO=%s is not RING, CSC, CSC1 or AUTO; "
-		  "using AUTO", e);
+	swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "SWCCL_ALGO=%s is not RING, CSC, CSC1, MESH1, "
+		  "MESH2, HD, NHR, RB, FILE or AUTO; using AUTO", e);
 	return swcclAlgoAuto;
 }
 

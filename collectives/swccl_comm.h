@@ -111,6 +111,7 @@ enum swccl_param {
 	SWCCL_PARAM_TOPO,		/* SWCCL_TOPO: the cards' topology file or preset */
 	SWCCL_PARAM_COMM_ID,		/* SWCCL_COMM_ID: the bootstrap root, host:port */
 	SWCCL_PARAM_SOCKET_IFNAME,	/* SWCCL_SOCKET_IFNAME: the root's interface */
+	SWCCL_PARAM_SCHED_FILE,		/* SWCCL_SCHED_FILE: the FILE algorithm's schedule */
 	SWCCL_NPARAMS
 };
 /* The variable's value, or its default. */

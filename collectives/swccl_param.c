@@ -24,6 +24,7 @@ static const struct {
 	[SWCCL_PARAM_TOPO] = { "SWCCL_TOPO", "mesh8" },
 	[SWCCL_PARAM_COMM_ID] = { "SWCCL_COMM_ID", "" },
 	[SWCCL_PARAM_SOCKET_IFNAME] = { "SWCCL_SOCKET_IFNAME", "" },
+	[SWCCL_PARAM_SCHED_FILE] = { "SWCCL_SCHED_FILE", "" },
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

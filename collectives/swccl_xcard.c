@@ -2,8 +2,9 @@
 /*
  * swccl_xcard.c - the collectives between cards as algorithms of libswccl:
  * for each collective and each generator of the cluster library (RING,
- * MESH1, MESH2, HD, NHR, RB), a struct swccl_algo whose programs are the
- * generator's schedule lowered by swccl_lower.c, and whose cost is those
+ * MESH1, MESH2, HD, NHR, RB) -- and FILE, the schedule SWCCL_SCHED_FILE
+ * names (as MSCCL_XML_FILES) -- a struct swccl_algo whose programs are the
+ * schedule lowered by swccl_lower.c, and whose cost is those
  * programs run on the model of the cards (swccl_xcost.c, on the topology
  * SWCCL_TOPO -- default mesh8, the file the emulated node's fabric is built
  * from -- with ranks at their cards' fabric indices): the emulator's
@@ -34,11 +35,36 @@ static enum swai_coll coll_of(enum swccl_coll c)
 	return map[c];
 }
 
+/* FILE: SWCCL_SCHED_FILE's schedule, if it is one of this call's collective and ranks. */
+static int file_sched(const struct swccl_call *c, struct swai_sched *s, char *why, size_t n)
+{
+	const char *path = swccl_param(SWCCL_PARAM_SCHED_FILE);
+
+	if (!*path) {
+		snprintf(why, n, "SWCCL_SCHED_FILE names no schedule file");
+		return -1;
+	}
+	if (swai_sched_load(s, path, why, n))
+		return -1;
+	if (s->coll != coll_of(c->coll) || s->nranks != c->nranks ||
+	    ((s->coll == SWAI_COLL_BROADCAST || s->coll == SWAI_COLL_REDUCE) &&
+	     s->root != c->root)) {
+		snprintf(why, n, "SWCCL_SCHED_FILE %s is for %s on %d ranks (root %d), not this "
+			 "call's %s on %d ranks (root %d)", path, swai_coll_name(s->coll),
+			 s->nranks, s->root, swai_coll_name(coll_of(c->coll)), c->nranks, c->root);
+		swai_sched_free(s);
+		return -1;
+	}
+	return 0;
+}
+
 int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
 		      char *why, size_t n)
 {
 	struct swai_gen_opts o = { .root = c->root, .nhr_order = SWAI_NHR_BEST };
 
+	if (!strcmp(name, swcclAlgoName(swcclAlgoFile)))
+		return file_sched(c, s, why, n);
 	/* Planes sending at once start at different peers (swai-gen.h). */
 	if (c->xplanes > 1)
 		o.shift = c->xplane * (c->nranks - 1) / c->xplanes;
@@ -60,10 +86,10 @@ static const char *unsupported(const struct swccl_call *c, const struct swccl_al
 
 	if (!c->xcard)
 		return "between cards only (the comm is one card's core groups)";
-	if (!g || !(g->colls & (1u << coll_of(c->coll))))
+	if (a->algo != swcclAlgoFile && (!g || !(g->colls & (1u << coll_of(c->coll)))))
 		return "no schedule of this collective";
 	/* Some serve only some rank counts (HD's AllGather: powers of two). */
-	if (swccl_xcard_sched(c, g->name, &s, why, sizeof(why)))
+	if (swccl_xcard_sched(c, swcclAlgoName(a->algo), &s, why, sizeof(why)))
 		return why;
 	/* On a ring or a partial mesh, only schedules that send where a link goes. */
 	why[0] = 0;
@@ -148,7 +174,8 @@ static void build(const struct swccl_call *c, int r, struct swai_prog *p,
 #define XCARD_ALL(coll_, COLL)							\
 	XCARD(coll_, COLL, Ring, RING) XCARD(coll_, COLL, Mesh1, MESH1)	\
 	XCARD(coll_, COLL, Mesh2, MESH2) XCARD(coll_, COLL, Hd, HD)		\
-	XCARD(coll_, COLL, Nhr, NHR) XCARD(coll_, COLL, Rb, RB)
+	XCARD(coll_, COLL, Nhr, NHR) XCARD(coll_, COLL, Rb, RB)		\
+	XCARD(coll_, COLL, File, FILE)
 
 XCARD_ALL(allgather, SWCCL_ALLGATHER)
 XCARD_ALL(reducescatter, SWCCL_REDUCESCATTER)

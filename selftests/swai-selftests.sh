@@ -16,7 +16,8 @@ for t in swai_query_test swai_ioctl_test swai_smi_test sdaa_device_test swai_par
 		sdaa_stream_test sdaa_memcpy_test sdaa_launch_test sdaa_peer_test sdaa_fabric_test \
 		sdaa_kernels_test \
 		sdaa_bandwidth_test swccl_coll_test swccl_comm_test swccl_xcard_test swccl_xproc_test \
-		swccl_bench_test swccl_predict_test swccl_fused_test swccl_mlp_test; do
+		swccl_bench_test swccl_predict_test swccl_sched_file_test swccl_fused_test \
+		swccl_mlp_test; do
 	case "$quick:$t" in
 	1:swai_stress_test | 1:swccl_coll_test | 1:swccl_bench_test | 1:swccl_predict_test | \
 	1:swccl_mlp_test)

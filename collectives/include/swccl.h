@@ -97,6 +97,12 @@ typedef enum swcclAlgo {
 	swcclAlgoHd = 6,
 	swcclAlgoNhr = 7,
 	swcclAlgoRb = 8,
+	/*
+	 * Between cards: the schedule in the file SWCCL_SCHED_FILE names
+	 * (the project's JSON or MSCCL's XML: swccl-synth's, MSCCL's, TACCL's),
+	 * for the collective and rank count it was written for.
+	 */
+	swcclAlgoFile = 9,
 	swcclNumAlgos
 } swcclAlgo_t;
 

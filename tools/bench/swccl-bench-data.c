@@ -91,7 +91,7 @@ int bench_type_parse(const char *s, swcclDataType_t *t)
 }
 
 static const char *const algo_names[swcclNumAlgos] = { "AUTO", "RING", "CSC", "CSC1", "MESH1",
-							"MESH2", "HD", "NHR", "RB" };
+							"MESH2", "HD", "NHR", "RB", "FILE" };
 
 const char *bench_algo_name(swcclAlgo_t a)
 {

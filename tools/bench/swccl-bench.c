@@ -44,6 +44,7 @@ static void usage(void)
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
+		"       FILE (the schedule SWCCL_SCHED_FILE names)\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
 		"       run in levels: CSC on each card, the algorithm between the cards\n"
 		"       plane by plane; -g G: core groups 0..G-1 of each, -g 1 one rank a card)\n"
@@ -132,7 +133,11 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 	 */
 	for (int a = swcclAlgoRing; o->all && a < swcclNumAlgos; a++) {
 		bool xcard = a == swcclAlgoRing || a >= swcclAlgoMesh1;
+		const char *file = getenv("SWCCL_SCHED_FILE");
 
+		/* FILE only when there is a schedule file to run */
+		if (a == swcclAlgoFile && (!file || !*file))
+			continue;
 		if (o->cards ? xcard : a <= swcclAlgoCsc1)
 			o->algos[o->nalgos++] = (swcclAlgo_t)a;
 	}
