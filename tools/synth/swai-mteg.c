@@ -233,13 +233,15 @@ static void take(struct swai_mteg *m, const struct swai_mteg_hop *h, uint8_t on)
 
 /*
  * The distance of every (card, slot) from the tree: one sweep in slot
- * order.  pred: -1 in the tree, -2 by storage, else the edge it came over.
+ * order, from slot @from (earlier slots are as they were: a path that
+ * leaves the tree at slot t changes nothing before t + 1).  pred: -1 in the
+ * tree, -2 by storage, else the edge it came over.
  */
-static void sweep(const struct swai_mteg *m, const bool *intree, int *dist, int *pred)
+static void sweep(const struct swai_mteg *m, const bool *intree, int *dist, int *pred, int from)
 {
     int N = m->ncards, H = m->H;
 
-    for (int t = 0; t <= H; t++) {
+    for (int t = from; t <= H; t++) {
         for (int v = 0; v < N; v++) {
             int i = v * (H + 1) + t, d = INF, p = -3;
 
@@ -286,10 +288,10 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
     }
     arrive[src] = 0;
     intree[src * (H + 1)] = true;
-    while (left > 0) {
+    for (int from = 0; left > 0;) {
         int best = -1, best_t = 0, best_d = INF;
 
-        sweep(m, intree, dist, pred);
+        sweep(m, intree, dist, pred, from);
         /* the uncovered card closest to the tree (its sink: min over slots) */
         for (int v = 0; v < N; v++) {
             if (arrive[v] >= 0) {
@@ -308,7 +310,9 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             goto out;
         }
         /* its shortest path joins the tree; every card on it is covered */
-        for (int v = best, t = best_t; !intree[v * (H + 1) + t];) {
+        int v = best, t = best_t;
+
+        for (; !intree[v * (H + 1) + t];) {
             int p = pred[v * (H + 1) + t];
 
             intree[v * (H + 1) + t] = true;
@@ -334,6 +338,7 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             t -= m->e[p].L;
             v = m->e[p].u;
         }
+        from = t + 1;   /* the path left the tree at slot t */
     }
 out:
     if (ret) {
