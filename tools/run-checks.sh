@@ -151,6 +151,12 @@ sim_check() {
 	out=$("$b" -t ring8 -a MESH1 -n 8 2>&1); rc=$?
 	t "a schedule the fabric cannot carry fails, naming the pair" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q "no route"'
+	out=$("$top/build/bin/swccl-synth" -t ndv2x2 --nodes 4 --size 64M -o "$top/build/synth-nd4.json" \
+		>/dev/null && "$b" -t ndv2x2 --nodes 4 -c allgather --in "$top/build/synth-nd4.json" \
+		--size 64M --json)
+	echo "$out" | sed 's/^/# /'
+	t "a synthesized AllGather on NDv2 x 4 (swccl-synth, --nodes 4) replays" \
+		'echo "$out" | jq -e ".ranks == 32 and .time_us > 0" >/dev/null'
 	rm -f "$top/build/sim-ranks.png"
 	t "--plot draws time against ranks (seed 000's figure shape)" \
 		'"$b" -t a2-cluster -a RING,HD,NHR -n 3,5,7,12 --plot "$top/build/sim-ranks.png" \

@@ -33,7 +33,7 @@
 struct args {
 	const char *topo, *coll, *in, *plot;
 	const char *algos[MAX_LIST];
-	int nalgos, ranks[MAX_LIST], nranks, root;
+	int nalgos, ranks[MAX_LIST], nranks, root, nodes;
 	uint64_t minb, maxb, factor;
 	bool json, model, spread;
 };
@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"                 [-n N[,N...]] [-b MIN] [-e MAX] [-f FACTOR] [--size S]\n"
 		"                 [-r ROOT] [--place packed|spread] [--model] [--json]\n"
 		"  -t, --topology T   a topology file or preset (default mesh8)\n"
+		"      --nodes K      K nodes after the pattern of its node 0 (swai_topo_scale:\n"
+		"                     -t ndv2x2 --nodes 10 is NDv2 x 10)\n"
 		"  -c, --coll NAME    allreduce (default) reducescatter allgather broadcast reduce\n"
 		"  -a, --algo LIST    generators (RING MESH1 MESH2 HD NHR RB) or all (default)\n"
 		"      --in FILE      a schedule file instead (.json, or MSCCL .xml)\n"
@@ -84,6 +86,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "root", required_argument, NULL, 'r' },
 		{ "model", no_argument, NULL, 'm' },
 		{ "place", required_argument, NULL, 'p' },
+		{ "nodes", required_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -111,6 +114,7 @@ static void parse(int argc, char **argv, struct args *a)
 		case 'r': a->root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0,
 							      SWAI_SCHED_MAX_RANKS - 1); break;
 		case 'm': a->model = true; break;
+		case 'N': a->nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'p':
 			if (strcmp(optarg, "packed") && strcmp(optarg, "spread"))
 				swai_cli_bad(PROG, "--place", optarg, "packed or spread");
@@ -296,6 +300,16 @@ int main(int argc, char **argv)
 	if (swai_topo_load(&t, a.topo ? a.topo : "mesh8", why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;
+	}
+	if (a.nodes) {
+		struct swai_topo one = t;
+
+		c = swai_topo_scale(&t, &one, a.nodes, why, sizeof(why));
+		swai_topo_free(&one);
+		if (c) {
+			fprintf(stderr, PROG ": --nodes %d: %s\n", a.nodes, why);
+			return 1;
+		}
 	}
 	if (!a.nranks) {
 		a.ranks[0] = t.ncards;
