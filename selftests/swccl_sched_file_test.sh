@@ -60,7 +60,7 @@ else
 fi
 if [ -f "$tmp/ring.json" ]; then
 	out=$(SWCCL_SCHED_FILE="$tmp/ring.json" swccl-bench reducescatter --cards $cards -g 1 \
-		-b 64K -e 64K -a FILE -n 1 -w 0 --no-summary 2>&1); rc=$?
+		-b 64K -e 64K -a FILE -n 1 -w 0 --place local --no-summary 2>&1); rc=$?
 	# swccl-bench prints no row for an algorithm the call cannot run, and why
 	if echo "$out" | grep -q "SWCCL_SCHED_FILE .* is for allgather on $cards ranks" &&
 	   ! echo "$out" | grep -q "  FILE  *[0-9]"; then
