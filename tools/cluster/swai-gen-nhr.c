@@ -4,7 +4,8 @@
  * 000 §4.5 states it (Documentation/cluster.md §4).
  *
  * The data is N slices.  ReduceScatter takes S = ceil(log2 N) steps; at
- * step k rank i sends D = round((N - 1) / 2^(k + 1)) slices (half up) to
+ * step k rank i sends D = round((N - 1) / 2^(k + 1)) slices (half up;
+ * both counts in swai-gen-nhr-rule.c, which the reordering uses too) to
  * i - 2^k, namely slice idx(T0 - 2^(k+1) m) for m < D with T0 = i - 2^k,
  * and receives slices idx(i - 2^(k+1) m) from i + 2^k, reducing them
  * into its own (tree ids mod N; idx(x) is x's place in tree[]).  Rank i
@@ -27,20 +28,6 @@
 
 #include "swai-gen.h"
 
-int swai_nhr_steps(int N)
-{
-    int S = 0;
-
-    while ((1 << S) < N) {
-        S++;
-    }
-    return S;
-}
-
-int swai_nhr_slices(int N, int k)
-{
-    return (N - 1 + (1 << k)) >> (k + 1);
-}
 
 static int cmp_u32(const void *a, const void *b)
 {
