@@ -12,6 +12,7 @@
  * alpha-beta estimate of the schedule with link contention stands in.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,17 +36,41 @@ static enum swai_coll coll_of(enum swccl_coll c)
 	return map[c];
 }
 
+/*
+ * SWCCL_SCHED_FILE's schedule, read once: like every parameter it does not
+ * change under a running program, and every call between cards (planning,
+ * lowering each rank, counting its messages) asks for it.
+ */
+static pthread_once_t file_once = PTHREAD_ONCE_INIT;
+static struct swai_sched file_s;
+static char file_why[256];
+static int file_err;
+
+static void file_load(void)
+{
+	const char *path = swccl_param(SWCCL_PARAM_SCHED_FILE);
+
+	file_err = -1;
+	if (!*path)
+		snprintf(file_why, sizeof(file_why), "SWCCL_SCHED_FILE names no schedule file");
+	else
+		file_err = swai_sched_load(&file_s, path, file_why, sizeof(file_why));
+}
+
 /* FILE: SWCCL_SCHED_FILE's schedule, if it is one of this call's collective and ranks. */
 static int file_sched(const struct swccl_call *c, struct swai_sched *s, char *why, size_t n)
 {
 	const char *path = swccl_param(SWCCL_PARAM_SCHED_FILE);
 
-	if (!*path) {
-		snprintf(why, n, "SWCCL_SCHED_FILE names no schedule file");
+	pthread_once(&file_once, file_load);
+	if (file_err) {
+		snprintf(why, n, "%s", file_why);
 		return -1;
 	}
-	if (swai_sched_load(s, path, why, n))
+	if (swai_sched_clone(s, &file_s)) {
+		snprintf(why, n, "out of memory");
 		return -1;
+	}
 	if (s->coll != coll_of(c->coll) || s->nranks != c->nranks ||
 	    ((s->coll == SWAI_COLL_BROADCAST || s->coll == SWAI_COLL_REDUCE) &&
 	     s->root != c->root)) {

@@ -84,6 +84,31 @@ int swai_sched_init(struct swai_sched *s, const char *name,
     return s->ranks ? 0 : -ENOMEM;
 }
 
+int swai_sched_clone(struct swai_sched *dst, const struct swai_sched *src)
+{
+    *dst = *src;
+    dst->ranks = calloc((size_t)src->nranks, sizeof(*dst->ranks));
+    if (!dst->ranks) {
+        return -ENOMEM;
+    }
+    for (int r = 0; r < src->nranks; r++) {
+        const struct swai_sched_rank *a = &src->ranks[r];
+        struct swai_sched_rank *b = &dst->ranks[r];
+
+        b->nsteps = b->cap = a->nsteps;
+        b->ndeps = b->depcap = a->ndeps;
+        b->steps = malloc(((size_t)a->nsteps + 1) * sizeof(*b->steps));
+        b->deps = malloc(((size_t)a->ndeps + 1) * sizeof(*b->deps));
+        if (!b->steps || !b->deps) {
+            swai_sched_free(dst);
+            return -ENOMEM;
+        }
+        memcpy(b->steps, a->steps, (size_t)a->nsteps * sizeof(*b->steps));
+        memcpy(b->deps, a->deps, (size_t)a->ndeps * sizeof(*b->deps));
+    }
+    return 0;
+}
+
 void swai_sched_free(struct swai_sched *s)
 {
     for (int r = 0; s->ranks && r < s->nranks; r++) {

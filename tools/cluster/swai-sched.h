@@ -107,6 +107,8 @@ int swai_sched_init(struct swai_sched *s, const char *name,
                     enum swai_coll coll, int nranks, int root,
                     uint32_t chunks);
 void swai_sched_free(struct swai_sched *s);
+/* A deep copy of @src into *dst (free with swai_sched_free): 0 or -ENOMEM. */
+int swai_sched_clone(struct swai_sched *dst, const struct swai_sched *src);
 /* Buffer sizes in chunks. */
 uint32_t swai_sched_buf_chunks(const struct swai_sched *s, enum swai_buf b);
 

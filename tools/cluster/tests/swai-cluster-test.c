@@ -485,6 +485,24 @@ static void test_topo_presets(void)
 	}
 }
 
+/* A clone is the same schedule, and its own memory. */
+static void test_sched_clone(void)
+{
+	struct swai_sched a, b;
+	char why[256], *da, *db;
+
+	build_ok(&a, "NHR", SWAI_COLL_ALLREDUCE, 7, NULL);
+	CHECK_EQ(swai_sched_clone(&b, &a), 0);
+	da = swai_sched_dump(&a);
+	swai_sched_free(&a);
+	db = swai_sched_dump(&b);
+	CHECK(da && db && !strcmp(da, db));
+	CHECK_EQ(swai_sched_verify(&b, why, sizeof(why)), 0);
+	free(da);
+	free(db);
+	swai_sched_free(&b);
+}
+
 /* K nodes after node 0's pattern: ndv2x2 again at 2, NDv2 x 4 at 4. */
 static void test_topo_scale(void)
 {
@@ -839,6 +857,7 @@ static const struct tap_test tests[] = {
 	{ "topology: presets load, round-trip, connected", test_topo_presets },
 	{ "topology: routes through switches only", test_topo_routes },
 	{ "topology: K nodes after node 0's pattern (NDv2 x 4)", test_topo_scale },
+	{ "schedules: a clone is the same schedule in its own memory", test_sched_clone },
 	{ "topology: errors name their place", test_topo_errors },
 };
 
