@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "swai-topo.h"
@@ -32,14 +33,19 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
                     char *why, size_t n)
 {
     const struct swai_topo_node *n0 = in->nnodes ? &in->nodes[0] : NULL;
-    int sw[SWAI_TOPO_MAX_DEVS > 4096 ? 4096 : SWAI_TOPO_MAX_DEVS];
-    int per, cgs;
+    int per, cgs, ret = -EINVAL;
+    int *sw;    /* @in's switch -> @out's */
 
     swai_topo_init(out);
-    if (!n0 || nodes < 1 || nodes > 4096 || in->ndevs > (int)(sizeof(sw) / sizeof(sw[0]))) {
+    if (!n0 || nodes < 1 || nodes > 4096) {
         snprintf(why, n, "%s: %d nodes after node 0's pattern (1..4096, a topology with nodes)",
                  in->name, nodes);
         return -EINVAL;
+    }
+    sw = malloc((size_t)in->ndevs * sizeof(*sw));
+    if (!sw) {
+        snprintf(why, n, "out of memory");
+        return -ENOMEM;
     }
     per = n0->ncards;
     cgs = in->devs[in->card_dev[0]].cgs;
@@ -51,8 +57,7 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
 
         snprintf(name, sizeof(name), "n%d", k);
         if (swai_topo_add_node(out, name, per, cgs, why, n) < 0) {
-            swai_topo_free(out);
-            return -EINVAL;
+            goto fail;
         }
     }
     for (int d = 0; d < in->ndevs; d++) {
@@ -60,8 +65,7 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
         if (in->devs[d].kind == SWAI_TOPO_SWITCH &&
             (sw[d] = swai_topo_add_switch(out, in->devs[d].name, in->devs[d].latency_ns,
                                           why, n)) < 0) {
-            swai_topo_free(out);
-            return -EINVAL;
+            goto fail;
         }
     }
     for (int k = 0; k < nodes; k++) {
@@ -76,8 +80,7 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
                 (b->kind == SWAI_TOPO_CARD && !b0 && a0)) {
                 snprintf(why, n, "%s: a link between the cards of two nodes (%s-%s) has no "
                          "pattern to scale", in->name, a->name, b->name);
-                swai_topo_free(out);
-                return -EINVAL;
+                goto fail;
             }
             if (!a0 && !b0) {
                 continue;   /* another node's, or between switches: once, below */
@@ -85,8 +88,7 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
             nl.a = a0 ? out->card_dev[dev_for(in, sw, l->a, k, per)] : sw[l->a];
             nl.b = b0 ? out->card_dev[dev_for(in, sw, l->b, k, per)] : sw[l->b];
             if (swai_topo_add_link(out, &nl, why, n) < 0) {
-                swai_topo_free(out);
-                return -EINVAL;
+                goto fail;
             }
         }
     }
@@ -100,14 +102,33 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
         nl.a = sw[l->a];
         nl.b = sw[l->b];
         if (swai_topo_add_link(out, &nl, why, n) < 0) {
-            swai_topo_free(out);
-            return -EINVAL;
+            goto fail;
         }
     }
+    ret = -ENOMEM;
     if (swai_topo_finish(out)) {
-        swai_topo_free(out);
         snprintf(why, n, "out of memory");
-        return -ENOMEM;
+        goto fail;
     }
+    free(sw);
     return 0;
+fail:
+    swai_topo_free(out);
+    free(sw);
+    return ret;
+}
+
+int swai_topo_load_nodes(struct swai_topo *t, const char *path_or_preset, int nodes,
+                         char *why, size_t n)
+{
+    struct swai_topo one;
+    int ret = swai_topo_load(&one, path_or_preset, why, n);
+
+    if (ret || !nodes) {
+        *t = one;
+        return ret;
+    }
+    ret = swai_topo_scale(t, &one, nodes, why, n);
+    swai_topo_free(&one);
+    return ret;
 }

@@ -146,6 +146,9 @@ int swai_topo_load(struct swai_topo *t, const char *path_or_preset,
  */
 int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes,
                     char *why, size_t n);
+/* swai_topo_load(), then (@nodes > 0) swai_topo_scale() to @nodes nodes: what --nodes does. */
+int swai_topo_load_nodes(struct swai_topo *t, const char *path_or_preset, int nodes,
+                         char *why, size_t n);
 
 /* Write @t in the explicit form (every link listed); malloc'd, or NULL. */
 char *swai_topo_dump(const struct swai_topo *t);

@@ -297,19 +297,9 @@ int main(int argc, char **argv)
 	if (coll < 0)
 		swai_cli_bad(PROG, "-c", a.coll, "allreduce, reducescatter, allgather, broadcast "
 			     "or reduce");
-	if (swai_topo_load(&t, a.topo ? a.topo : "mesh8", why, sizeof(why))) {
+	if (swai_topo_load_nodes(&t, a.topo ? a.topo : "mesh8", a.nodes, why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;
-	}
-	if (a.nodes) {
-		struct swai_topo one = t;
-
-		c = swai_topo_scale(&t, &one, a.nodes, why, sizeof(why));
-		swai_topo_free(&one);
-		if (c) {
-			fprintf(stderr, PROG ": --nodes %d: %s\n", a.nodes, why);
-			return 1;
-		}
 	}
 	if (!a.nranks) {
 		a.ranks[0] = t.ncards;

@@ -137,19 +137,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (swai_topo_load(&t, topo, why, sizeof(why))) {
+	if (swai_topo_load_nodes(&t, topo, nodes, why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;
-	}
-	if (nodes) {
-		struct swai_topo one = t;
-
-		ret = swai_topo_scale(&t, &one, nodes, why, sizeof(why));
-		swai_topo_free(&one);
-		if (ret) {
-			fprintf(stderr, PROG ": --nodes %d: %s\n", nodes, why);
-			return 1;
-		}
 	}
 	block = swai_coll_block_bytes((enum swai_coll)coll, t.ncards, size);
 	t0 = now_s();
