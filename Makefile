@@ -345,9 +345,13 @@ UT_BIN := $(B)/tests/swai-core-test $(B)/tests/swai-mmu-test $(B)/tests/swai-cp-
 	$(B)/tests/suballoc-test $(B)/tests/swccl-bench-test $(B)/tests/swccl-unit-test \
 	$(B)/tests/swccl-boot-test \
 	$(B)/tests/swk-unit-test $(B)/tests/swai-cli-test $(B)/tests/swai-cluster-test \
-	$(B)/tests/swai-synth-test
+	$(B)/tests/swai-synth-test $(B)/tests/swai-nic-test
 unit-tests: $(UT_BIN)
 $(B)/tests/swai-cluster-test: $(B)/san/tools/cluster/tests/swai-cluster-test.o \
+		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
+$(B)/tests/swai-nic-test: $(B)/san/tools/cluster/tests/swai-nic-test.o \
 		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm

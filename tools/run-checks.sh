@@ -285,6 +285,7 @@ suite unit-kernels "$top/build/tests/swk-unit-test"
 suite unit-cli "$top/build/tests/swai-cli-test"
 suite unit-cluster "$top/build/tests/swai-cluster-test"
 suite unit-synth "$top/build/tests/swai-synth-test"
+suite unit-nic "$top/build/tests/swai-nic-test"
 suite sched-cli sched_cli
 suite sim sim_check
 suite synth-cli synth_cli

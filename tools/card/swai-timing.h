@@ -38,7 +38,8 @@
  * 1..SWAI_GFLOPS_MAX).  The QEMU device's -device properties, the
  * defaults and the checks are all generated from this list; datasheet
  * §14.5 gives where each default comes from (the ring bus, launch 25 us,
- * host sync 15 us and step 5 us are the SW-IntraCC paper's).
+ * host sync 15 us and step 5 us are the SW-IntraCC paper's; the NIC's are
+ * §16.6's).
  */
 #define SWAI_TIMING_PROPS(X) \
     X(ring_mbps,       "ring-mbps",       100000,  BW) /* per CG, ring bus */ \
@@ -52,7 +53,9 @@
     X(t_barrier_ns,    "t-barrier-ns",    1000,    NS) /* BARRIER/WAIT wake */ \
     X(t_dma_ns,        "t-dma-ns",        1000,    NS) /* per DMA_GET/PUT */ \
     X(f32_gflops,      "f32-gflops",      2048,    GF) /* per CG, f32 GEMM */ \
-    X(bf16_gflops,     "bf16-gflops",     4096,    GF) /* per CG, bf16 GEMM */
+    X(bf16_gflops,     "bf16-gflops",     4096,    GF) /* per CG, bf16 GEMM */ \
+    X(t_nic_desc_ns,   "t-nic-desc-ns",   200,     NS) /* NIC descriptor */ \
+    X(t_nic_alu_ns,    "t-nic-alu-ns",    10,      NS) /* NIC ALU, an element */
 
 struct swai_timing_props {
 #define SWAI_TIMING_FIELD(f, name, def, kind) uint32_t f;

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-nic.c - the NIC collective engine (swai-nic.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swai-nic.h"
+
+/* Arrival times a port remembers; older ones collapse into one (below). */
+#define NIC_TIMES   256
+
+struct nic_slot {
+    bool full;
+    struct swai_nic_pkt p;
+    uint64_t arrive_ps;
+};
+
+struct nic_port {
+    struct swai_nic_desc q[SWAI_NIC_QDEPTH];    /* a ring, head first */
+    uint64_t posted_ps[SWAI_NIC_QDEPTH];
+    unsigned head, n;
+    uint32_t index;             /* descriptors this port has ended */
+    /*
+     * CP arrivals: the total, how many firings consumed, and the modeled
+     * times of arrivals base.. sorted (times of earlier ones are folded
+     * into @old_ps, the latest of them).
+     */
+    uint32_t count, consumed, base;
+    uint64_t old_ps;
+    uint64_t times[NIC_TIMES];
+    unsigned ntimes;
+    uint64_t last_ps;           /* when the previous descriptor ended */
+    struct swai_nic_pkt reg;    /* the result register (and its type) */
+    bool reg_full;
+    struct nic_slot slot[SWAI_NIC_BRANCH_MAX];
+};
+
+struct swai_nic {
+    unsigned node;
+    uint64_t t_desc_ps, t_alu_ps;
+    const struct swai_nic_ops *ops;
+    void *opaque;
+    bool running;               /* in run(): a send may deliver back to us */
+    struct nic_port *port[SWAI_NIC_VPORTS];    /* each made when first used */
+};
+
+struct swai_nic *swai_nic_new(unsigned node, const struct swai_timing_props *tp,
+                              const struct swai_nic_ops *ops, void *opaque)
+{
+    struct swai_nic *n = calloc(1, sizeof(*n));
+
+    if (n) {
+        n->node = node;
+        n->t_desc_ps = swai_timing_ns_to_ps(tp->t_nic_desc_ns);
+        n->t_alu_ps = swai_timing_ns_to_ps(tp->t_nic_alu_ns);
+        n->ops = ops;
+        n->opaque = opaque;
+    }
+    return n;
+}
+
+void swai_nic_free(struct swai_nic *n)
+{
+    unsigned v;
+
+    if (n) {
+        for (v = 0; v < SWAI_NIC_VPORTS; v++) {
+            free(n->port[v]);
+        }
+        free(n);
+    }
+}
+
+/* A port's state, made when first used (a tree uses one or two of 16). */
+static struct nic_port *port_of(struct swai_nic *n, unsigned vport)
+{
+    if (!n->port[vport]) {
+        n->port[vport] = calloc(1, sizeof(struct nic_port));
+    }
+    return n->port[vport];
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static void end(struct swai_nic *n, unsigned vport, unsigned kind,
+                unsigned status, uint32_t index, uint64_t t, uint16_t errvec)
+{
+    struct swai_nic_cqe e = { vport, kind, status, index, t, errvec };
+
+    if (n->ops->cqe) {
+        n->ops->cqe(n->opaque, &e);
+    }
+}
+
+/* Count a CP arrival at @t, keeping the unconsumed times sorted. */
+static bool count_arrival(struct nic_port *p, uint64_t t)
+{
+    unsigned i, keep = p->consumed - p->base;
+
+    if (p->ntimes == NIC_TIMES) {
+        if (!keep) {
+            return false;       /* NIC_TIMES pending arrivals: refuse */
+        }
+        /* Forget the consumed ones; Portals thresholds below see old_ps. */
+        p->old_ps = max64(p->old_ps, p->times[keep - 1]);
+        memmove(p->times, p->times + keep, (p->ntimes - keep) * sizeof(t));
+        p->ntimes -= keep;
+        p->base += keep;
+        keep = 0;
+    }
+    for (i = p->ntimes; i > keep && p->times[i - 1] > t; i--) {
+        p->times[i] = p->times[i - 1];
+    }
+    p->times[i] = t;
+    p->ntimes++;
+    p->count++;
+    return true;
+}
+
+/* The modeled time the @k-th arrival (from 1) came at. */
+static uint64_t arrival(const struct nic_port *p, uint32_t k)
+{
+    if (!k) {
+        return 0;
+    }
+    return k - 1 < p->base ? p->old_ps : p->times[k - 1 - p->base];
+}
+
+/* Whether @d (the head) may fire, and when its trigger came. */
+static bool triggered(const struct nic_port *p, const struct swai_nic_desc *d,
+                      uint64_t *t)
+{
+    uint32_t k = d->flags & SWAI_NIC_F_ABS ? d->cpcnt : p->consumed + d->cpcnt;
+
+    if (p->count < k) {
+        return false;
+    }
+    *t = arrival(p, k);
+    return true;
+}
+
+static bool same_type(const struct swai_nic_pkt *a, const struct swai_nic_desc *d)
+{
+    return a->rtype == d->rtype && a->dtype == d->dtype &&
+           a->width == d->width && a->v.count == d->v.count;
+}
+
+/* A REDUCE: children in slot order, then its own data. */
+static unsigned combine(struct swai_nic *n, struct nic_port *p,
+                        const struct swai_nic_desc *d, struct swai_nic_vec *acc,
+                        uint64_t *ready)
+{
+    unsigned i, status = SWAI_NIC_OK;
+
+    for (i = 0; i < d->branch; i++) {
+        struct nic_slot *s = &p->slot[i];
+
+        if (!s->full) {
+            status = SWAI_NIC_E_MISSING;
+            continue;
+        }
+        *ready = max64(*ready, s->arrive_ps);
+        if (!same_type(&s->p, d)) {
+            status = SWAI_NIC_E_MISMATCH;
+        } else if (i == 0) {
+            *acc = s->p.v;
+        } else {
+            swai_nic_alu(acc, &s->p.v, d->rtype, d->dtype, d->width);
+        }
+        s->full = false;
+    }
+    if (d->branch) {
+        swai_nic_alu(acc, &d->v, d->rtype, d->dtype, d->width);
+    }
+    (void)n;
+    return status;
+}
+
+static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
+{
+    struct nic_port *p = n->port[vport];
+    struct swai_nic_desc d = p->q[p->head];
+    uint64_t t = max64(max64(p->posted_ps[p->head], p->last_ps), trig_ps);
+    struct swai_nic_vec acc = d.v;
+    unsigned status = SWAI_NIC_OK;
+    uint64_t alu = 0;
+
+    p->head = (p->head + 1) % SWAI_NIC_QDEPTH;
+    p->n--;
+    if (!(d.flags & SWAI_NIC_F_ABS)) {
+        p->consumed += d.cpcnt;
+    }
+    if (d.kind == SWAI_NIC_KIND_REDUCE) {
+        status = combine(n, p, &d, &acc, &t);
+        alu = (uint64_t)d.branch * d.v.count * n->t_alu_ps;
+    } else if (d.kind == SWAI_NIC_KIND_BCAST && (d.flags & SWAI_NIC_F_SWPFLAG)) {
+        if (!p->reg_full || !same_type(&p->reg, &d)) {
+            status = p->reg_full ? SWAI_NIC_E_MISMATCH : SWAI_NIC_E_MISSING;
+        } else {
+            acc = p->reg.v;
+        }
+    }
+    t += n->t_desc_ps + alu;
+    if (d.kind == SWAI_NIC_KIND_REDUCE || d.kind == SWAI_NIC_KIND_BCAST) {
+        p->reg = (struct swai_nic_pkt){ .rtype = d.rtype, .dtype = d.dtype,
+                                        .width = d.width, .v = acc };
+        p->reg_full = true;
+    }
+    if (d.dst != SWAI_NIC_NODE_NONE && status == SWAI_NIC_OK) {
+        struct swai_nic_pkt pk = {
+            .kind = d.kind, .flags = d.flags & (SWAI_NIC_F_CP | SWAI_NIC_F_SWPMP),
+            .src = n->node, .dst = d.dst, .dst_vport = d.dst_vport,
+            .child = d.child, .rtype = d.rtype, .dtype = d.dtype,
+            .width = d.width, .addr = d.addr, .v = acc, .time_ps = t,
+        };
+
+        status = n->ops->send(n->opaque, &pk);
+    }
+    if ((d.flags & SWAI_NIC_F_COMPLETE) && status == SWAI_NIC_OK &&
+        n->ops->write(n->opaque, d.addr, acc.data, acc.count * d.width)) {
+        status = SWAI_NIC_E_FAULT;
+    }
+    p->last_ps = t;
+    end(n, vport, d.kind, status, p->index++, t, acc.errvec);
+}
+
+/* Fire every head that can fire, on every port, until none can. */
+static void run(struct swai_nic *n)
+{
+    bool again = true;
+    unsigned v;
+    uint64_t t;
+
+    if (n->running) {
+        return;                 /* the outer run() picks it up */
+    }
+    n->running = true;
+    while (again) {
+        again = false;
+        for (v = 0; v < SWAI_NIC_VPORTS; v++) {
+            struct nic_port *p = n->port[v];
+
+            while (p && p->n && triggered(p, &p->q[p->head], &t)) {
+                fire(n, v, t);
+                again = true;
+            }
+        }
+    }
+    n->running = false;
+}
+
+int swai_nic_post(struct swai_nic *n, const struct swai_nic_desc *d,
+                  uint64_t post_ps)
+{
+    struct nic_port *p;
+    unsigned i;
+
+    if (swai_nic_desc_check(d) || d->src != n->node) {
+        return -EINVAL;
+    }
+    p = port_of(n, d->vport);
+    if (!p) {
+        return -ENOMEM;
+    }
+    if (p->n == SWAI_NIC_QDEPTH) {
+        return -ENOSPC;
+    }
+    i = (p->head + p->n++) % SWAI_NIC_QDEPTH;
+    p->q[i] = *d;
+    p->posted_ps[i] = post_ps;
+    run(n);
+    return 0;
+}
+
+/* ATOMIC at the destination: ADDR's elements op DATA, in the ALU. */
+static unsigned atomic(struct swai_nic *n, const struct swai_nic_pkt *pk)
+{
+    struct swai_nic_vec mem = { .count = pk->v.count };
+    size_t len = (size_t)pk->v.count * pk->width;
+
+    if (n->ops->read(n->opaque, pk->addr, mem.data, len)) {
+        return SWAI_NIC_E_FAULT;
+    }
+    swai_nic_alu(&mem, &pk->v, pk->rtype, pk->dtype, pk->width);
+    return n->ops->write(n->opaque, pk->addr, mem.data, len) ? SWAI_NIC_E_FAULT
+                                                           : SWAI_NIC_OK;
+}
+
+void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
+                      uint64_t arrive_ps)
+{
+    struct nic_port *p;
+    unsigned status = SWAI_NIC_OK;
+    uint64_t t = arrive_ps;
+
+    if (pk->dst_vport >= SWAI_NIC_VPORTS || pk->child >= SWAI_NIC_BRANCH_MAX ||
+        pk->v.count * pk->width > SWAI_NIC_DATA_MAX) {
+        end(n, 0, pk->kind, SWAI_NIC_E_ROUTE, UINT32_MAX, t, 0);
+        return;
+    }
+    p = port_of(n, pk->dst_vport);
+    if (!p) {
+        end(n, pk->dst_vport, pk->kind, SWAI_NIC_E_OVERRUN, UINT32_MAX, t, 0);
+        return;
+    }
+    switch (pk->kind) {
+    case SWAI_NIC_KIND_REDUCE:
+        if (p->slot[pk->child].full) {
+            status = SWAI_NIC_E_OVERRUN;
+            break;
+        }
+        p->slot[pk->child] = (struct nic_slot){ true, *pk, t };
+        break;
+    case SWAI_NIC_KIND_BCAST:
+        p->reg = *pk;
+        p->reg_full = true;
+        break;
+    case SWAI_NIC_KIND_PUT:
+        if (n->ops->write(n->opaque, pk->addr, pk->v.data,
+                          (size_t)pk->v.count * pk->width)) {
+            status = SWAI_NIC_E_FAULT;
+        }
+        break;
+    default:
+        t += (uint64_t)pk->v.count * n->t_alu_ps;
+        status = atomic(n, pk);
+        break;
+    }
+    if (status == SWAI_NIC_OK && (pk->flags & SWAI_NIC_F_CP) &&
+        !count_arrival(p, t)) {
+        status = SWAI_NIC_E_COUNTER;
+    }
+    if (status != SWAI_NIC_OK) {
+        end(n, pk->dst_vport, pk->kind, status, UINT32_MAX, t, pk->v.errvec);
+        return;
+    }
+    run(n);
+}
+
+void swai_nic_reset_port(struct swai_nic *n, unsigned vport)
+{
+    struct nic_port *p;
+
+    if (vport >= SWAI_NIC_VPORTS || !n->port[vport]) {
+        return;
+    }
+    p = n->port[vport];
+    while (p->n) {
+        const struct swai_nic_desc *d = &p->q[p->head];
+
+        end(n, vport, d->kind, SWAI_NIC_E_RESET, p->index++, p->last_ps, 0);
+        p->head = (p->head + 1) % SWAI_NIC_QDEPTH;
+        p->n--;
+    }
+    memset(p, 0, sizeof(*p));
+}
+
+uint32_t swai_nic_counter(const struct swai_nic *n, unsigned vport)
+{
+    return vport < SWAI_NIC_VPORTS && n->port[vport] ? n->port[vport]->count : 0;
+}
+
+unsigned swai_nic_queued(const struct swai_nic *n, unsigned vport)
+{
+    return vport < SWAI_NIC_VPORTS && n->port[vport] ? n->port[vport]->n : 0;
+}
