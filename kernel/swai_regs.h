@@ -78,6 +78,7 @@
 #define SWAI_CAP_PEER			BIT(7)	/* SWAI_DESC_PEER, DIV, DT_U8 */
 #define SWAI_CAP_COMPUTE		BIT(8)	/* GEMM..DRAIN, XFER_ASYNC */
 #define SWAI_CAP_FABRIC			BIT(9)	/* SWAI_PTE_FABRIC, SWAI_REG_FABRIC_* */
+#define SWAI_CAP_NIC			BIT(10)	/* SWAI_REG_NIC_*: a NIC port on a network */
 
 /* SWAI_REG_STATUS bits */
 #define SWAI_STATUS_READY		BIT(0)	/* reset complete, regs valid */
@@ -96,6 +97,7 @@
 #define SWAI_IRQ_RESET_DONE		BIT(0)	/* a device reset finished */
 #define SWAI_IRQ_ERROR			BIT(1)	/* SWAI_REG_ERROR became !0 */
 #define SWAI_IRQ_MMU_FAULT		BIT(2)	/* MMU_FAULT_STATUS latched */
+#define SWAI_IRQ_NIC			BIT(3)	/* a NIC completion queue has entries */
 #define SWAI_IRQ_SWI			BIT(7)	/* raised by IRQ_RAISE */
 #define SWAI_IRQ_MGMT_MASK		0x000000ffU
 #define SWAI_IRQ_QUEUE(cg)		BIT(8 + (cg))	/* vector 1 + cg */
@@ -317,5 +319,56 @@ struct swai_hw_completion {
 #define SWAI_FABRIC_PATH_ROUTE		BIT(0)	/* a route exists */
 #define SWAI_FABRIC_PATH_JOINED		BIT(1)	/* the card is present */
 #define SWAI_FABRIC_PATH_HOPS(x)	(((x) >> 8) & 0xff)	/* links crossed */
+
+/*
+ * --- NIC (SWAI_CAP_NIC; datasheet §16) ---
+ * One network port per card, with seed 001's collective engine: 16
+ * virtual ports, each owned by one context (PORT_ASID, 0: closed) and
+ * opened with a key that every packet to it must carry.  Write a port to
+ * NIC_VPORT to address the PORT_* and CQ_* registers.  A descriptor
+ * (uapi/drm/swai_nic.h) is written to the NIC_DESC window, the modeled
+ * time of its posting to NIC_TIME, and NIC_POST queues it on the selected
+ * port (its VPORT field must be that port); NIC_POST_STATUS then says
+ * whether it was taken.  Each descriptor that ends, and each packet
+ * refused on arrival, adds an entry to the port's completion queue;
+ * writing NIC_CQ_POP moves the oldest into the CQ_* registers and raises
+ * SWAI_IRQ_NIC while entries remain.
+ */
+#define SWAI_REG_NIC_NODE		0x0400	/* RO: node number; NONE: no port */
+#define SWAI_REG_NIC_STATUS		0x0404	/* RO: SWAI_NIC_STATUS_* */
+#define SWAI_REG_NIC_VPORT		0x0408	/* RW: the port addressed below */
+#define SWAI_REG_NIC_PORT_ASID		0x040c	/* RW: owner context, 0: closed */
+#define SWAI_REG_NIC_PORT_KEY		0x0410	/* RW: the port's key (16 bits) */
+#define SWAI_REG_NIC_PORT_CTRL		0x0414	/* WO: SWAI_NIC_PORT_RESET */
+#define SWAI_REG_NIC_TIME_LO		0x0418	/* RW: modeled ns of the next POST */
+#define SWAI_REG_NIC_TIME_HI		0x041c
+#define SWAI_REG_NIC_POST		0x0420	/* WO: queue the window's descriptor */
+#define SWAI_REG_NIC_POST_STATUS	0x0424	/* RO: SWAI_NIC_POST_* of the last */
+#define SWAI_REG_NIC_COUNTER		0x0428	/* RO: the port's CP_Counter */
+#define SWAI_REG_NIC_CQ_COUNT		0x042c	/* RO: entries waiting */
+#define SWAI_REG_NIC_CQ_POP		0x0430	/* WO: take the oldest into CQ_* */
+#define SWAI_REG_NIC_CQ_ENTRY		0x0434	/* RO: SWAI_NIC_CQE_* of the taken */
+#define SWAI_REG_NIC_CQ_INDEX		0x0438	/* RO: its descriptor index */
+#define SWAI_REG_NIC_CQ_TIME_LO		0x043c	/* RO: when it ended, modeled ns */
+#define SWAI_REG_NIC_CQ_TIME_HI		0x0440
+#define SWAI_REG_NIC_TX_FRAMES		0x0444	/* RO: frames sent, with resends */
+#define SWAI_REG_NIC_RX_FRAMES		0x0448	/* RO: frames taken */
+#define SWAI_REG_NIC_RESENDS		0x044c	/* RO: frames sent again */
+#define SWAI_REG_NIC_DESC		0x0500	/* RW: 128 bytes, the descriptor */
+
+#define SWAI_NIC_STATUS_LINK		BIT(0)	/* on a network (netdev=) */
+#define SWAI_NIC_PORT_RESET		BIT(0)
+/* SWAI_REG_NIC_POST_STATUS */
+#define SWAI_NIC_POST_OK		0
+#define SWAI_NIC_POST_INVALID		1	/* the descriptor breaks a rule */
+#define SWAI_NIC_POST_FULL		2	/* SWAI_NIC_QDEPTH queued */
+#define SWAI_NIC_POST_CLOSED		3	/* the port has no owner */
+#define SWAI_NIC_POST_NO_LINK		4	/* the card has no NIC port */
+/* SWAI_REG_NIC_CQ_ENTRY */
+#define SWAI_NIC_CQE_STATUS(x)		((x) & 0xff)	/* SWAI_NIC_OK, _E_* */
+#define SWAI_NIC_CQE_KIND(x)		(((x) >> 8) & 0xf)
+#define SWAI_NIC_CQE_VALID		BIT(15)
+#define SWAI_NIC_CQE_ERRVEC(x)		(((x) >> 16) & 0xffff)
+#define SWAI_NIC_CQ_DEPTH		1024	/* entries a port keeps */
 
 #endif /* SWAI_REGS_H */

@@ -294,6 +294,7 @@ suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qte
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
 suite qtest-fabric /usr/bin/python3 "$top/tools/qemu/tests/swai-fabric-qtest.py" "$qemu" \
 	"$top/tools/cluster/topologies"
+suite qtest-nic /usr/bin/python3 "$top/tools/qemu/tests/swai-nic-qtest.py" "$qemu"
 suite qtest-mmio-fuzz /usr/bin/python3 "$top/tools/qemu/tests/swai-mmio-fuzz.py" "$qemu" \
 	"${SWAI_FUZZ_QTEST_SECONDS:-20}"
 suite checkpatch lint

@@ -4,7 +4,7 @@
  */
 #include <math.h>
 
-#include "drm/swai_program.h"
+#include "swai-isa.h"
 #include "swai-le.h"
 #include "swai-nic-alu.h"
 #include "swai-reduce.h"

@@ -19,7 +19,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drm/swai_nic.h"
+#if __has_include(<drm/swai_nic.h>)
+#include <drm/swai_nic.h>
+#else
+#include "swai_nic.h"       /* the copy build-qemu.sh puts beside it */
+#endif
 
 /* A reduce payload: what a descriptor and a packet carry. */
 struct swai_nic_vec {

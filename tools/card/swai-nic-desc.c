@@ -30,8 +30,8 @@ const char *swai_nic_desc_check(const struct swai_nic_desc *d)
     if (d->v.count * d->width > SWAI_NIC_DATA_MAX) {
         return "more than 48 bytes of data";
     }
-    if (d->src > 0xffff || d->dst > 0xffff) {
-        return "node out of range";
+    if (d->src > 0xffff || d->dst > 0xffff || d->key > 0xffff) {
+        return "node or key out of range";
     }
     if (d->v.errvec >> d->v.count) {
         return "error bits beyond the elements";
@@ -83,13 +83,13 @@ int swai_nic_desc_decode(struct swai_nic_desc *d, const uint8_t *raw,
     d->dst = (unsigned)swai_ld_le(raw + SWAI_NIC_D_DST, 2);
     d->cpcnt = (uint32_t)swai_ld_le(raw + SWAI_NIC_D_CPCNT, 4);
     d->v.errvec = (uint16_t)swai_ld_le(raw + SWAI_NIC_D_ERRVEC, 2);
+    d->key = (unsigned)swai_ld_le(raw + SWAI_NIC_D_KEY, 2);
     d->addr = swai_ld_le(raw + SWAI_NIC_D_ADDR, 8);
     for (i = 0; i < SWAI_NIC_ELEMS_MAX; i++) {
         d->v.loc[i] = (uint32_t)swai_ld_le(raw + SWAI_NIC_D_LOC + 4 * i, 4);
     }
     memcpy(d->v.data, raw + SWAI_NIC_D_DATA, SWAI_NIC_DATA_MAX);
-    *why = swai_ld_le(raw + SWAI_NIC_D_RSVD, 2) ? "reserved bytes are not zero"
-                                                 : swai_nic_desc_check(d);
+    *why = swai_nic_desc_check(d);
     return *why ? -EINVAL : 0;
 }
 
@@ -111,6 +111,7 @@ void swai_nic_desc_encode(uint8_t *raw, const struct swai_nic_desc *d)
     swai_st_le(raw + SWAI_NIC_D_DST, 2, d->dst);
     swai_st_le(raw + SWAI_NIC_D_CPCNT, 4, d->cpcnt);
     swai_st_le(raw + SWAI_NIC_D_ERRVEC, 2, d->v.errvec);
+    swai_st_le(raw + SWAI_NIC_D_KEY, 2, d->key);
     swai_st_le(raw + SWAI_NIC_D_ADDR, 8, d->addr);
     for (i = 0; i < SWAI_NIC_ELEMS_MAX; i++) {
         swai_st_le(raw + SWAI_NIC_D_LOC + 4 * i, 4, d->v.loc[i]);

@@ -33,6 +33,7 @@ struct nic_port {
     uint64_t times[NIC_TIMES];
     unsigned ntimes;
     uint64_t last_ps;           /* when the previous descriptor ended */
+    unsigned key;               /* what arriving packets must carry */
     struct swai_nic_pkt reg;    /* the result register (and its type) */
     bool reg_full;
     struct nic_slot slot[SWAI_NIC_BRANCH_MAX];
@@ -217,13 +218,15 @@ static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
             .kind = d.kind, .flags = d.flags & (SWAI_NIC_F_CP | SWAI_NIC_F_SWPMP),
             .src = n->node, .dst = d.dst, .dst_vport = d.dst_vport,
             .child = d.child, .rtype = d.rtype, .dtype = d.dtype,
-            .width = d.width, .addr = d.addr, .v = acc, .time_ps = t,
+            .width = d.width, .key = d.key, .addr = d.addr, .v = acc,
+            .time_ps = t,
         };
 
         status = n->ops->send(n->opaque, &pk);
     }
     if ((d.flags & SWAI_NIC_F_COMPLETE) && status == SWAI_NIC_OK &&
-        n->ops->write(n->opaque, d.addr, acc.data, acc.count * d.width)) {
+        n->ops->write(n->opaque, vport, d.addr, acc.data,
+                      acc.count * d.width)) {
         status = SWAI_NIC_E_FAULT;
     }
     p->last_ps = t;
@@ -284,12 +287,12 @@ static unsigned atomic(struct swai_nic *n, const struct swai_nic_pkt *pk)
     struct swai_nic_vec mem = { .count = pk->v.count };
     size_t len = (size_t)pk->v.count * pk->width;
 
-    if (n->ops->read(n->opaque, pk->addr, mem.data, len)) {
+    if (n->ops->read(n->opaque, pk->dst_vport, pk->addr, mem.data, len)) {
         return SWAI_NIC_E_FAULT;
     }
     swai_nic_alu(&mem, &pk->v, pk->rtype, pk->dtype, pk->width);
-    return n->ops->write(n->opaque, pk->addr, mem.data, len) ? SWAI_NIC_E_FAULT
-                                                           : SWAI_NIC_OK;
+    return n->ops->write(n->opaque, pk->dst_vport, pk->addr, mem.data, len)
+           ? SWAI_NIC_E_FAULT : SWAI_NIC_OK;
 }
 
 void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
@@ -309,6 +312,10 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
         end(n, pk->dst_vport, pk->kind, SWAI_NIC_E_OVERRUN, UINT32_MAX, t, 0);
         return;
     }
+    if (pk->key != p->key) {
+        end(n, pk->dst_vport, pk->kind, SWAI_NIC_E_KEY, UINT32_MAX, t, 0);
+        return;
+    }
     switch (pk->kind) {
     case SWAI_NIC_KIND_REDUCE:
         if (p->slot[pk->child].full) {
@@ -322,7 +329,7 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
         p->reg_full = true;
         break;
     case SWAI_NIC_KIND_PUT:
-        if (n->ops->write(n->opaque, pk->addr, pk->v.data,
+        if (n->ops->write(n->opaque, pk->dst_vport, pk->addr, pk->v.data,
                           (size_t)pk->v.count * pk->width)) {
             status = SWAI_NIC_E_FAULT;
         }
@@ -346,6 +353,7 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
 void swai_nic_reset_port(struct swai_nic *n, unsigned vport)
 {
     struct nic_port *p;
+    unsigned key;
 
     if (vport >= SWAI_NIC_VPORTS || !n->port[vport]) {
         return;
@@ -358,7 +366,18 @@ void swai_nic_reset_port(struct swai_nic *n, unsigned vport)
         p->head = (p->head + 1) % SWAI_NIC_QDEPTH;
         p->n--;
     }
+    key = p->key;
     memset(p, 0, sizeof(*p));
+    p->key = key;
+}
+
+void swai_nic_set_key(struct swai_nic *n, unsigned vport, unsigned key)
+{
+    struct nic_port *p = vport < SWAI_NIC_VPORTS ? port_of(n, vport) : NULL;
+
+    if (p) {
+        p->key = key;
+    }
 }
 
 uint32_t swai_nic_counter(const struct swai_nic *n, unsigned vport)

@@ -47,7 +47,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drm/swai_nic.h"
+#if __has_include(<drm/swai_nic.h>)
+#include <drm/swai_nic.h>
+#else
+#include "swai_nic.h"       /* the copy build-qemu.sh puts beside it */
+#endif
 #include "swai-nic-alu.h"
 #include "swai-timing.h"
 
@@ -58,6 +62,7 @@ struct swai_nic_desc {
     unsigned branch, child;
     unsigned rtype, dtype, width;   /* SWAI_NIC_OP_*, SWAI_NIC_T_*, 4 or 8 */
     unsigned src, dst;              /* node numbers; dst may be NONE */
+    unsigned key;                   /* the destination port's key */
     uint32_t cpcnt;
     uint64_t addr;
     struct swai_nic_vec v;          /* count, data, loc, errvec */
@@ -68,6 +73,7 @@ struct swai_nic_pkt {
     unsigned kind, flags;           /* flags: CP and SWPMP only */
     unsigned src, dst, dst_vport, child;
     unsigned rtype, dtype, width;
+    unsigned key;
     uint64_t addr;
     struct swai_nic_vec v;
     uint64_t time_ps;               /* when it left the sender */
@@ -84,10 +90,15 @@ struct swai_nic_cqe {
 struct swai_nic_ops {
     /* Put @p on the network: 0, or SWAI_NIC_E_ROUTE if it cannot go. */
     int (*send)(void *opaque, const struct swai_nic_pkt *p);
-    /* Write @len bytes at @addr (the host's address space): 0 or E_FAULT. */
-    int (*write)(void *opaque, uint64_t addr, const void *buf, size_t len);
+    /*
+     * Write @len bytes at @addr, in the address space of @vport's owner
+     * (the device: its context's MMU): 0 or SWAI_NIC_E_FAULT.
+     */
+    int (*write)(void *opaque, unsigned vport, uint64_t addr, const void *buf,
+                 size_t len);
     /* Read them (ATOMIC): 0 or SWAI_NIC_E_FAULT. */
-    int (*read)(void *opaque, uint64_t addr, void *buf, size_t len);
+    int (*read)(void *opaque, unsigned vport, uint64_t addr, void *buf,
+                size_t len);
     void (*cqe)(void *opaque, const struct swai_nic_cqe *e);
 };
 
@@ -115,6 +126,11 @@ int swai_nic_post(struct swai_nic *n, const struct swai_nic_desc *d,
 /* A packet for this node arrived at @arrive_ps; run what can run. */
 void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *p,
                       uint64_t arrive_ps);
+/*
+ * The key packets for @vport must carry (0 after creation: the engine's
+ * own users need none); the device gives each opened port a fresh one.
+ */
+void swai_nic_set_key(struct swai_nic *n, unsigned vport, unsigned key);
 /* Drop a port's queue (each ends with SWAI_NIC_E_RESET), slots and counter. */
 void swai_nic_reset_port(struct swai_nic *n, unsigned vport);
 

@@ -55,7 +55,9 @@
     X(f32_gflops,      "f32-gflops",      2048,    GF) /* per CG, f32 GEMM */ \
     X(bf16_gflops,     "bf16-gflops",     4096,    GF) /* per CG, bf16 GEMM */ \
     X(t_nic_desc_ns,   "t-nic-desc-ns",   200,     NS) /* NIC descriptor */ \
-    X(t_nic_alu_ns,    "t-nic-alu-ns",    10,      NS) /* NIC ALU, an element */
+    X(t_nic_alu_ns,    "t-nic-alu-ns",    10,      NS) /* NIC ALU, an element */ \
+    X(nic_mbps,        "nic-mbps",        25000,   BW) /* NIC port, a way */ \
+    X(t_nic_lat_ns,    "nic-lat-ns",      2600,    NS) /* NIC to NIC */
 
 struct swai_timing_props {
 #define SWAI_TIMING_FIELD(f, name, def, kind) uint32_t f;

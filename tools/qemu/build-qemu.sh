@@ -18,7 +18,7 @@ srcs=("$here"/swai*.c "$here"/swai*.h "$here"/trace.h "$here"/trace-events "$her
 	"$top"/tools/card/swai*.c "$top"/tools/card/swai*.h "$top"/kernel/swai_regs.h
 	"$top"/tools/cluster/swai-topo*.c "$top"/tools/cluster/swai-topo.h
 	"$top"/tools/cluster/swai-links.[ch] "$top"/tools/cluster/swai-fabric.[ch]
-	"$top"/uapi/drm/swai_program.h)
+	"$top"/uapi/drm/swai_program.h "$top"/uapi/drm/swai_nic.h)
 hash=$( (cat "$here/build-qemu.sh"; for f in "${srcs[@]}"; do echo "${f##*/}"; cat "$f"; done) |
 	sha256sum | cut -c1-16)
 ver=$(apt-cache showsrc -t bookworm-backports qemu 2>/dev/null |

@@ -74,6 +74,7 @@ static void load_defaults(struct swai_card *s)
     swai_irq_reset(&s->irq);
     s->work = 0;
     swai_cp_reset(&s->cp);      /* every job dropped, no completions */
+    swai_netport_reset(&s->nic);    /* every NIC port closed */
     swai_mmu_reset(&s->mmu);
 }
 
@@ -90,11 +91,14 @@ void swai_card_init(struct swai_card *s, const struct swai_props *p,
     swai_mmu_init(&s->mmu, &s->glue, &s->layout, &s->irq);
     swai_cp_init(&s->cp, &p->t, swai_card_ldm_bytes(s), &s->glue, &s->irq,
                  &s->mmu, &s->layout);
+    swai_netport_init(&s->nic, &p->t, &s->glue, &s->mmu, &s->irq);
     load_defaults(s);
 }
 
 bool swai_card_attach(struct swai_card *s, uint8_t *hbm, uint8_t *ldm)
 {
+    swai_netport_attach_hbm(&s->nic, hbm,
+                            SWAI_NUM_CG * swai_layout_hbm_bytes(&s->layout));
     return swai_cp_attach(&s->cp, hbm, ldm);
 }
 
@@ -195,7 +199,8 @@ static uint32_t reg_read(struct swai_card *s, uint64_t off)
     uint32_t v;
 
     if (swai_cp_regs_read(&s->cp, off, &v) ||
-        swai_mmu_mmio_read(&s->mmu, off, &v)) {
+        swai_mmu_mmio_read(&s->mmu, off, &v) ||
+        swai_netport_read(&s->nic, off, &v)) {
         return v;
     }
     switch (off) {
@@ -207,7 +212,7 @@ static uint32_t reg_read(struct swai_card *s, uint64_t off)
         return SWAI_CAP_MSIX | SWAI_CAP_APERTURE | SWAI_CAP_PARTITION |
                SWAI_CAP_SWI | SWAI_CAP_MMU | SWAI_CAP_QUEUES |
                SWAI_CAP_TIMING | SWAI_CAP_PEER | SWAI_CAP_COMPUTE |
-               SWAI_CAP_FABRIC;
+               SWAI_CAP_FABRIC | SWAI_CAP_NIC;
     case SWAI_REG_STATUS:
         return s->status;
     case SWAI_REG_SCRATCH:
@@ -309,7 +314,8 @@ void swai_card_mmio_write(struct swai_card *s, uint64_t off, uint64_t val,
         set_error(s, SWAI_ERR_BAD_ACCESS);
         return;
     }
-    if (swai_cp_regs_write(&s->cp, off, v)) {
+    if (swai_cp_regs_write(&s->cp, off, v) ||
+        swai_netport_write(&s->nic, off, v)) {
         return;
     }
     if (swai_mmu_mmio_write(&s->mmu, off, v)) {

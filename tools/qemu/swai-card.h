@@ -31,6 +31,7 @@
 #include "swai-irq.h"
 #include "swai-layout.h"
 #include "swai-mmu.h"
+#include "swai-netport.h"
 #include "swai-timing.h"
 
 /* Property limits; realize reports a violation with the message below. */
@@ -72,6 +73,7 @@ struct swai_card {
     struct swai_mmu mmu;
     struct swai_cp cp;
     uint32_t fabric_peer;       /* FABRIC_PEER */
+    struct swai_netport nic;    /* the network port, datasheet §16 */
 };
 
 /* Fill in the defaults the QEMU properties also use. */

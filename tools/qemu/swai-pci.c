@@ -21,6 +21,11 @@
  * frees a RAM block only after a grace period (qemu_ram_free uses
  * call_rcu): a peer in the middle of a copy from a card that is unplugged
  * finishes with the old HBM before it goes.
+ *
+ * With netdev=ID,nic-node=K the card's NIC port (swai-netport.h,
+ * datasheet §16) is node K of a network: its frames go out on that QEMU
+ * netdev and come in through its receive callback, both under the BQL,
+ * and a QEMU timer resends what the peers have not acknowledged.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
@@ -38,6 +43,7 @@
 #include "system/dma.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "net/net.h"
 
 #include "swai-card.h"
 #include "swai-fabric-obj.h"
@@ -69,6 +75,14 @@ struct SwaiState {
     SwaiFabricState *fabric;    /* fabric=, NULL: none */
     uint32_t fabric_card;       /* fabric-card=, UINT32_MAX: unset */
     bool joined;
+
+    NICConf net_conf;           /* netdev= (and mac=, ignored: see below) */
+    uint32_t nic_node;          /* nic-node=, UINT32_MAX: unset */
+    uint32_t nic_drop_pm, nic_reorder_pm;   /* fault injection, per mille */
+    NICState *net;
+    QEMUTimer *net_timer;
+    QEMUBH *net_bh;             /* sends net_out */
+    GQueue net_out;             /* frames to send (GByteArray) */
 };
 
 static void swai_notify(void *opaque, unsigned vector)
@@ -249,6 +263,128 @@ static void swai_leave(SwaiState *s)
     }
 }
 
+/* --- the NIC port's network (datasheet §16) --- */
+
+static ssize_t swai_net_receive(NetClientState *nc, const uint8_t *buf,
+                                size_t size)
+{
+    SwaiState *s = qemu_get_nic_opaque(nc);
+
+    swai_netport_rx(&s->card.nic, buf, size);
+    return size;
+}
+
+/*
+ * Frames go out from a bottom half, never from inside a receive callback:
+ * QEMU's net layer queues a packet sent back to a client that is still
+ * delivering, and a NIC that never flushes would keep it there.
+ */
+static void swai_net_tx(void *opaque, const uint8_t *frame, size_t len)
+{
+    SwaiState *s = opaque;
+
+    g_queue_push_tail(&s->net_out, g_byte_array_append(g_byte_array_new(),
+                                                        frame, len));
+    qemu_bh_schedule(s->net_bh);
+}
+
+static void swai_net_flush(void *opaque)
+{
+    SwaiState *s = opaque;
+    NetClientState *nc = qemu_get_queue(s->net);
+    GByteArray *f;
+
+    while ((f = g_queue_pop_head(&s->net_out))) {
+        qemu_send_packet(nc, f->data, f->len);
+        g_byte_array_unref(f);
+    }
+    /* And take what the net layer held back while we were delivering. */
+    qemu_flush_queued_packets(nc);
+}
+
+static void swai_net_timer(void *opaque, uint64_t ns)
+{
+    SwaiState *s = opaque;
+
+    if (ns) {
+        timer_mod(s->net_timer, ns);
+    } else {
+        timer_del(s->net_timer);
+    }
+}
+
+static void swai_net_tick(void *opaque)
+{
+    SwaiState *s = opaque;
+
+    swai_netport_tick(&s->card.nic);
+}
+
+static NetClientInfo swai_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .receive = swai_net_receive,
+};
+
+static const struct swai_netport_net swai_net_ops = {
+    .tx = swai_net_tx,
+    .timer = swai_net_timer,
+};
+
+static bool swai_net_up(SwaiState *s, Error **errp)
+{
+    bool has_net = s->net_conf.peers.ncs[0] != NULL;
+    DeviceState *dev = DEVICE(s);
+
+    if (!has_net && s->nic_node == UINT32_MAX) {
+        return true;
+    }
+    if (s->nic_drop_pm > 1000 || s->nic_reorder_pm > 1000) {
+        error_setg(errp, "swai: nic-drop-pm and nic-reorder-pm are per mille "
+                   "(0..1000)");
+        return false;
+    }
+    if (!has_net || s->nic_node >= SWAI_REL_NODES) {
+        error_setg(errp, "swai: netdev= and nic-node= go together (nic-node: "
+                   "the card's node number on the network, 0..%u)",
+                   SWAI_REL_NODES - 1);
+        return false;
+    }
+    /* The MAC follows the node number, so frames need no address lookup. */
+    SWAI_REL_MAC(s->net_conf.macaddr.a, s->nic_node);
+    s->net = qemu_new_nic(&swai_net_info, &s->net_conf,
+                          object_get_typename(OBJECT(s)), dev->id,
+                          &dev->mem_reentrancy_guard, s);
+    s->net_timer = timer_new_ns(QEMU_CLOCK_REALTIME, swai_net_tick, s);
+    g_queue_init(&s->net_out);
+    s->net_bh = qemu_bh_new_guarded(swai_net_flush, s,
+                                    &dev->mem_reentrancy_guard);
+    if (swai_netport_connect(&s->card.nic, s->nic_node, &swai_net_ops, s,
+                             &s->props.t)) {
+        error_setg(errp, "swai: cannot set up the NIC port");
+        qemu_bh_delete(s->net_bh);
+        timer_free(s->net_timer);
+        qemu_del_nic(s->net);
+        s->net = NULL;
+        return false;
+    }
+    swai_netport_faults(&s->card.nic, s->nic_drop_pm, s->nic_reorder_pm,
+                        s->nic_node + 1);
+    return true;
+}
+
+static void swai_net_down(SwaiState *s)
+{
+    if (s->net) {
+        qemu_bh_delete(s->net_bh);
+        g_queue_clear_full(&s->net_out, (GDestroyNotify)g_byte_array_unref);
+        timer_free(s->net_timer);
+        qemu_del_nic(s->net);
+        s->net = NULL;
+    }
+    swai_netport_free(&s->card.nic);
+}
+
 static void swai_realize(PCIDevice *pdev, Error **errp)
 {
     SwaiState *s = SWAI(pdev);
@@ -316,7 +452,8 @@ static void swai_realize(PCIDevice *pdev, Error **errp)
         goto err_msix;
     }
 
-    if (!swai_join(s, errp)) {
+    if (!swai_join(s, errp) || !swai_net_up(s, errp)) {
+        swai_leave(s);
         swai_card_attach(&s->card, NULL, NULL);
         g_free(s->ldm);
         s->ldm = NULL;
@@ -341,6 +478,7 @@ static void swai_exit(PCIDevice *pdev)
     SwaiState *s = SWAI(pdev);
 
     swai_leave(s);
+    swai_net_down(s);
     /* The thread needs the BQL to notice cp_stop: let go while joining. */
     s->cp_stop = true;
     qemu_cond_signal(&s->cp_cond);
@@ -381,6 +519,12 @@ static const Property swai_properties[] = {
     DEFINE_PROP_LINK("fabric", SwaiState, fabric, TYPE_SWAI_FABRIC,
                      SwaiFabricState *),
     DEFINE_PROP_UINT32("fabric-card", SwaiState, fabric_card, UINT32_MAX),
+    /* The NIC port, datasheet §16. */
+    DEFINE_NIC_PROPERTIES(SwaiState, net_conf),
+    DEFINE_PROP_UINT32("nic-node", SwaiState, nic_node, UINT32_MAX),
+    /* Tests of the NIC's reliable delivery: frames it loses or reorders. */
+    DEFINE_PROP_UINT32("nic-drop-pm", SwaiState, nic_drop_pm, 0),
+    DEFINE_PROP_UINT32("nic-reorder-pm", SwaiState, nic_reorder_pm, 0),
 };
 
 /*

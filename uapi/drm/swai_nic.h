@@ -35,7 +35,7 @@
 #define SWAI_NIC_D_DST			0x0e	/* u16: destination node, or NONE */
 #define SWAI_NIC_D_CPCNT		0x10	/* u32: trigger threshold */
 #define SWAI_NIC_D_ERRVEC		0x14	/* u16: element error bits (in) */
-#define SWAI_NIC_D_RSVD			0x16	/* u16: must be zero */
+#define SWAI_NIC_D_KEY			0x16	/* u16: the destination port's key */
 #define SWAI_NIC_D_ADDR			0x18	/* u64: PUT/ATOMIC target, or completion */
 #define SWAI_NIC_D_LOC			0x20	/* u32[12]: locations (MAXLOC/MINLOC) */
 #define SWAI_NIC_D_DATA			0x50	/* 48 bytes: elements */
@@ -88,5 +88,6 @@
 #define SWAI_NIC_E_FAULT		5	/* ADDR refused by the memory's owner */
 #define SWAI_NIC_E_COUNTER		6	/* the port counted too many arrivals */
 #define SWAI_NIC_E_RESET		7	/* dropped by a port reset */
+#define SWAI_NIC_E_KEY			8	/* a packet for a closed port or with a wrong key */
 
 #endif /* _UAPI_SWAI_NIC_H_ */

@@ -50,10 +50,11 @@ static int h_send(void *o, const struct swai_nic_pkt *p)
     return 0;
 }
 
-static int h_write(void *o, uint64_t a, const void *b, size_t l)
+static int h_write(void *o, unsigned vport, uint64_t a, const void *b, size_t l)
 {
     struct hnode *h = o;
 
+    (void)vport;
     if (a > MEM || l > MEM - a) {
         return SWAI_NIC_E_FAULT;
     }
@@ -61,10 +62,11 @@ static int h_write(void *o, uint64_t a, const void *b, size_t l)
     return 0;
 }
 
-static int h_read(void *o, uint64_t a, void *b, size_t l)
+static int h_read(void *o, unsigned vport, uint64_t a, void *b, size_t l)
 {
     struct hnode *h = o;
 
+    (void)vport;
     if (a > MEM || l > MEM - a) {
         return SWAI_NIC_E_FAULT;
     }
@@ -276,12 +278,13 @@ static void test_desc(void)
     struct { struct swai_nic_desc d; const char *what; } bad[16];
     unsigned n = 0, i;
 
+    d.key = 0xbeef;
     swai_nic_desc_encode(raw, &d);
     CHECK_EQ(swai_nic_desc_decode(&e, raw, &why), 0);
     CHECK(!memcmp(&d, &e, sizeof(d)));
-    raw[SWAI_NIC_D_RSVD] = 1;
+    raw[SWAI_NIC_D_WIDTH] = 3;
     CHECK_EQ(swai_nic_desc_decode(&e, raw, &why), -EINVAL);
-    CHECK(why && strstr(why, "reserved"));
+    CHECK(why && strstr(why, "ALU"));
 #define BAD(field, val, msg) do { bad[n].d = good(); bad[n].d.field = val; \
     bad[n++].what = msg; } while (0)
     BAD(kind, 0, "kind");
@@ -690,6 +693,16 @@ static void test_errors(void)
     d.flags = 0;
     CHECK_EQ(swai_nic_post(H[1].nic, &d, 0), 0);
     CHECK_EQ(H[1].last_status, SWAI_NIC_E_MISMATCH);
+    /* A port with a key refuses packets without it. */
+    swai_nic_set_key(H[1].nic, 9, 77);
+    p = (struct swai_nic_pkt){ .kind = SWAI_NIC_KIND_PUT, .flags = SWAI_NIC_F_CP,
+        .src = 0, .dst = 1, .dst_vport = 9, .width = 8, .addr = 0 };
+    swai_nic_receive(H[1].nic, &p, 10);
+    CHECK_EQ(H[1].last_status, SWAI_NIC_E_KEY);
+    CHECK_EQ(swai_nic_counter(H[1].nic, 9), 0);
+    p.key = 77;
+    swai_nic_receive(H[1].nic, &p, 10);
+    CHECK_EQ(swai_nic_counter(H[1].nic, 9), 1);
     /* A PUT outside the memory: FAULT at the receiver; no route: ROUTE. */
     p = (struct swai_nic_pkt){ .kind = SWAI_NIC_KIND_PUT, .src = 0, .dst = 1,
         .width = 8, .addr = MEM - 4 };

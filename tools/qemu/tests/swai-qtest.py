@@ -45,7 +45,7 @@ check('MSI-X table BIR', cfgr(msix + 4) & 7, 1)
 
 check('ID', rd(B0 + 0), 0x53574149)
 check('VERSION', rd(B0 + 4), 0x10000)
-check('CAPS (QUEUES, TIMING, PEER, COMPUTE, FABRIC = bits 5..9)', rd(B0 + 8), 0x3ff)
+check('CAPS (QUEUES, TIMING, PEER, COMPUTE, FABRIC, NIC = bits 5..10)', rd(B0 + 8), 0x7ff)
 check('STATUS', rd(B0 + 0xc), 1)
 check('NUM_CG', rd(B0 + 0x20), 4)
 local0 = rd(B0 + 0x34)

@@ -30,6 +30,7 @@ static void test_props(void)
         F(t_sync_ns, "t-sync-ns", 0), F(t_step_ns, "t-step-ns", 0),
         F(t_barrier_ns, "t-barrier-ns", 0), F(t_dma_ns, "t-dma-ns", 0),
         F(t_nic_desc_ns, "t-nic-desc-ns", 0), F(t_nic_alu_ns, "t-nic-alu-ns", 0),
+        F(nic_mbps, "nic-mbps", 1), F(t_nic_lat_ns, "nic-lat-ns", 0),
 #undef F
     };
     unsigned i;
@@ -49,6 +50,8 @@ static void test_props(void)
     CHECK_EQ(p.t.bf16_gflops, 4096);
     CHECK_EQ(p.t.t_nic_desc_ns, 200);
     CHECK_EQ(p.t.t_nic_alu_ns, 10);
+    CHECK_EQ(p.t.nic_mbps, 25000);
+    CHECK_EQ(p.t.t_nic_lat_ns, 2600);
     CHECK(swai_card_props_validate(&p) == NULL);
     /* The compute rates: 1..SWAI_GFLOPS_MAX. */
     p.t.f32_gflops = 0;
@@ -79,7 +82,7 @@ static void test_props(void)
     }
     /* Registers show the properties; CAPS says both features are there. */
     t = (struct swai_timing_props){ 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                    21, 22, 23, 24 };
+                                    21, 22, 23, 24, 25, 26 };
     card_t(8, 4, 1, 16, &t);
     CHECK_EQ(rd(&S, SWAI_REG_T_RING_MBPS), 11);
     CHECK_EQ(rd(&S, SWAI_REG_T_RING_TOTAL_MBPS), 12);
