@@ -351,10 +351,10 @@ $(B)/tests/swai-cluster-test: $(B)/san/tools/cluster/tests/swai-cluster-test.o \
 		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
-$(B)/tests/swai-nic-test: $(B)/san/tools/cluster/tests/swai-nic-test.o \
-		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
+$(B)/tests/swai-nic-test: $(B)/san/tools/card/tests/swai-nic-test.o \
+		$(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
+	$(CC) $(SAN) -o $@ $^ -lm
 $(B)/tests/swai-synth-test: $(B)/san/tools/synth/tests/swai-synth-test.o \
 		$(call objs,san,$(filter-out tools/synth/swccl-synth.c,$(SYNTH_SRC))) \
 		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a

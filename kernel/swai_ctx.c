@@ -22,6 +22,7 @@
 #include "swai_drv.h"
 #include "swai_job.h"
 #include "swai_mmu.h"
+#include "swai_nic.h"
 #include "swai_sched.h"
 
 static void swai_ctx_release(struct kref *ref)
@@ -125,6 +126,8 @@ void swai_ctx_postclose(struct drm_device *drm, struct drm_file *file)
 	if (!ctx)
 		return;
 	file->driver_priv = NULL;
+	/* Its NIC ports close first: nothing may reach its memory through them. */
+	swai_nic_ctx_close(ctx);
 	/* Jobs still running keep the context (and its ASID) until they end. */
 	swai_sched_file_close(ctx);
 	swai_ctx_put(ctx);

@@ -22,6 +22,7 @@
 #define SWAI_DBG_MMU	BIT(4)	/* contexts, faults */
 #define SWAI_DBG_RESET	BIT(5)	/* queue and card resets */
 #define SWAI_DBG_PRIME	BIT(6)	/* buffer export and import */
+#define SWAI_DBG_NIC	BIT(7)	/* NIC ports and refused posts */
 
 extern unsigned int swai_debug_mask;
 

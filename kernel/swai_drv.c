@@ -35,6 +35,7 @@
 #include "swai_sched.h"
 #include "swai_sysfs.h"
 #include "swai_fabric.h"
+#include "swai_nic.h"
 #include "swai_timing.h"
 
 unsigned int swai_debug_mask;
@@ -186,6 +187,7 @@ static int swai_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	swai_timing_init(sdev);
 	swai_fabric_init(sdev);
+	swai_nic_init(sdev);
 	ret = swai_sched_init(sdev);
 	if (ret)
 		return ret;

@@ -16,6 +16,7 @@
 
 #include <drm/drm_device.h>
 #include <drm/swai_accel.h>
+#include <drm/swai_nic.h>
 
 #include "swai_regs.h"
 
@@ -30,6 +31,7 @@
 #define SWAI_DRIVER_DATE	"20250101"
 
 struct gen_pool;
+struct swai_ctx;
 struct swai_device;
 struct swai_queue;
 struct workqueue_struct;
@@ -139,6 +141,11 @@ struct swai_irq_vector {
  * @fabric_id: the card's index on it
  * @fabric_tag: the fabric's identity, the same on all its cards
  * @fabric_lock: serialises the route window (SWAI_REG_FABRIC_PEER*)
+ * @has_nic: the card has a NIC port on a network (SWAI_CAP_NIC, LINK)
+ * @nic_node: its node number
+ * @nic_lock: serialises the NIC's port window (SWAI_REG_NIC_VPORT and the
+ *	registers it selects) and guards @nic_owner
+ * @nic_owner: the context owning each virtual port, NULL if free
  * @live_jobs: jobs allocated and not yet freed
  * @jobs_idle: woken when @live_jobs drops to 0
  *
@@ -196,6 +203,10 @@ struct swai_device {
 	u32 fabric_id;
 	u32 fabric_tag;
 	struct mutex fabric_lock; /* the route window FABRIC_PEER* */
+	bool has_nic;
+	u32 nic_node;
+	struct mutex nic_lock; /* the port window and nic_owner */
+	struct swai_ctx *nic_owner[SWAI_NIC_VPORTS];
 	atomic_t live_jobs;
 	wait_queue_head_t jobs_idle;
 };

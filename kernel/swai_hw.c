@@ -206,6 +206,8 @@ u64 swai_hw_capabilities(const struct swai_device *sdev)
 		caps |= DRM_SWAI_CAP_PRIME;
 	if (sdev->has_memory && sdev->fabric_cards)
 		caps |= DRM_SWAI_CAP_FABRIC;
+	if (sdev->has_memory && sdev->has_nic)
+		caps |= DRM_SWAI_CAP_NIC;
 
 	return caps;
 }

@@ -31,6 +31,7 @@
 #include "swai_ioctl.h"
 #include "swai_job.h"
 #include "swai_mmu.h"
+#include "swai_nic.h"
 #include "swai_prime.h"
 #include "swai_region.h"
 #include "swai_timing.h"
@@ -121,6 +122,10 @@ const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS] = {
 	DRM_IOCTL_DEF_DRV(SWAI_JOB_WAIT, swai_ioctl_job_wait, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_QUERY_PEER, swai_ioctl_query_peer, 0),
 	DRM_IOCTL_DEF_DRV(SWAI_BO_IMPORT, swai_ioctl_bo_import, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_NIC_OPEN, swai_ioctl_nic_open, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_NIC_CLOSE, swai_ioctl_nic_close, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_NIC_POST, swai_ioctl_nic_post, 0),
+	DRM_IOCTL_DEF_DRV(SWAI_NIC_WAIT, swai_ioctl_nic_wait, 0),
 };
 
 /*

@@ -11,7 +11,7 @@
 struct file;
 
 /* Entries of the driver ioctl table, indexed by nr - DRM_COMMAND_BASE. */
-#define SWAI_NUM_IOCTLS		(DRM_SWAI_BO_IMPORT + 1)
+#define SWAI_NUM_IOCTLS		(DRM_SWAI_NIC_WAIT + 1)
 
 extern const struct drm_ioctl_desc swai_drm_ioctls[SWAI_NUM_IOCTLS];
 

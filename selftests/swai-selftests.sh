@@ -13,6 +13,7 @@ for t in swai_query_test swai_ioctl_test swai_smi_test sdaa_device_test swai_par
 		swai_mem_test swai_share_test sdaa_memory_test sdaa_host_test \
 		swai_load_test \
 		swai_job_test swai_trace_test swai_fault_test swai_limits_test swai_stress_test \
+		swai_nic_test \
 		sdaa_stream_test sdaa_memcpy_test sdaa_launch_test sdaa_peer_test sdaa_fabric_test \
 		sdaa_kernels_test \
 		sdaa_bandwidth_test swccl_coll_test swccl_comm_test swccl_xcard_test swccl_xproc_test \

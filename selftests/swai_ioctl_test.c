@@ -114,7 +114,7 @@ TEST_F(card, unknown_driver_ioctl)
 	struct drm_swai_query_device q = { 0 };
 
 	/* Every number past the last ioctl of the uAPI header. */
-	for (unsigned int nr = DRM_COMMAND_BASE + DRM_SWAI_BO_IMPORT + 1;
+	for (unsigned int nr = DRM_COMMAND_BASE + DRM_SWAI_NIC_WAIT + 1;
 	     nr < DRM_COMMAND_END; nr += 7) {
 		EXPECT_EQ(ENOTTY, raw_ioctl(self->fd, DRM_IOWR(nr,
 				struct drm_swai_query_device), &q)) {

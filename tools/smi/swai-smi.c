@@ -41,7 +41,7 @@ struct card {
 	X(QUERY, "query") X(MSIX, "msix") X(PARTITION, "partition") \
 	X(MEMORY, "memory") X(USERPTR, "userptr") X(SUBMIT, "submit") \
 	X(TIMING, "timing") X(PEER, "peer") X(COMPUTE, "compute") \
-	X(PRIME, "prime") X(FABRIC, "fabric")
+	X(PRIME, "prime") X(FABRIC, "fabric") X(NIC, "nic")
 
 #define SWAI_SMI_CAP_ENTRY(bit, name) { DRM_SWAI_CAP_##bit, name },
 #define SWAI_SMI_CAP_OR(bit, name) | DRM_SWAI_CAP_##bit

@@ -27,7 +27,7 @@ extern "C" {
 
 /* uAPI version: drmGetVersion() version_major / version_minor. */
 #define DRM_SWAI_UAPI_MAJOR		1
-#define DRM_SWAI_UAPI_MINOR		4
+#define DRM_SWAI_UAPI_MINOR		5
 
 #define DRM_SWAI_QUERY_DEVICE		0x00
 #define DRM_SWAI_SET_PARTITION		0x01
@@ -41,6 +41,10 @@ extern "C" {
 #define DRM_SWAI_JOB_WAIT		0x09
 #define DRM_SWAI_QUERY_PEER		0x0a
 #define DRM_SWAI_BO_IMPORT		0x0b
+#define DRM_SWAI_NIC_OPEN		0x0c
+#define DRM_SWAI_NIC_CLOSE		0x0d
+#define DRM_SWAI_NIC_POST		0x0e
+#define DRM_SWAI_NIC_WAIT		0x0f
 
 #define DRM_IOCTL_SWAI_QUERY_DEVICE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_DEVICE, \
@@ -69,6 +73,14 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_QUERY_PEER, struct drm_swai_query_peer)
 #define DRM_IOCTL_SWAI_BO_IMPORT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_BO_IMPORT, struct drm_swai_bo_import)
+#define DRM_IOCTL_SWAI_NIC_OPEN \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_NIC_OPEN, struct drm_swai_nic_open)
+#define DRM_IOCTL_SWAI_NIC_CLOSE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SWAI_NIC_CLOSE, struct drm_swai_nic_close)
+#define DRM_IOCTL_SWAI_NIC_POST \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_NIC_POST, struct drm_swai_nic_post)
+#define DRM_IOCTL_SWAI_NIC_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SWAI_NIC_WAIT, struct drm_swai_nic_wait)
 
 /*
  * Of DRM core's ioctls an accel node answers only DRM_IOCTL_VERSION,
@@ -105,8 +117,9 @@ extern "C" {
 #define DRM_SWAI_CAP_COMPUTE		_BITULL(8)	/* GEMM..DRAIN, XFER_ASYNC */
 #define DRM_SWAI_CAP_PRIME		_BITULL(9)	/* dma-buf export, BO_IMPORT */
 #define DRM_SWAI_CAP_FABRIC		_BITULL(10)	/* on a fabric: QUERY_PEER */
+#define DRM_SWAI_CAP_NIC		_BITULL(11)	/* a NIC port: NIC_* (1.5) */
 /* Every bit defined above: a new capability extends it. */
-#define DRM_SWAI_CAP_ALL		(_BITULL(11) - 1)
+#define DRM_SWAI_CAP_ALL		(_BITULL(12) - 1)
 
 /**
  * struct drm_swai_query_device - identity and geometry of one card
@@ -644,6 +657,102 @@ struct drm_swai_bo_import {
 	__u64 device_va;
 	/** @reserved: in, must be 0. */
 	__u64 reserved[2];
+};
+
+/*
+ * The NIC (since 1.5, DRM_SWAI_CAP_NIC; datasheet §16, descriptors in
+ * drm/swai_nic.h).  A file opens virtual ports of the card's NIC: each is
+ * the file's alone, its descriptors and the packets that arrive for it
+ * reach memory only through the file's own address space, and only
+ * packets that carry its key get in (give the key to the peers that may
+ * send to it).  Closing the file closes its ports.
+ */
+
+/**
+ * struct drm_swai_nic_open - DRM_IOCTL_SWAI_NIC_OPEN: a port of one's own
+ *
+ * -EBUSY when every port is taken, -EOPNOTSUPP without a NIC port.
+ */
+struct drm_swai_nic_open {
+	/** @flags: in, must be 0. */
+	__u32 flags;
+	/** @vport: out, the port. */
+	__u32 vport;
+	/** @node: out, this card's node number on the network. */
+	__u32 node;
+	/** @key: out, what packets to the port must carry (nonzero). */
+	__u32 key;
+};
+
+/** struct drm_swai_nic_close - DRM_IOCTL_SWAI_NIC_CLOSE: give a port back */
+struct drm_swai_nic_close {
+	/** @vport: in, a port of this file. */
+	__u32 vport;
+	/** @pad: in, must be 0. */
+	__u32 pad;
+};
+
+/* At most this many descriptors per DRM_IOCTL_SWAI_NIC_POST. */
+#define DRM_SWAI_NIC_POST_MAX		256
+
+/**
+ * struct drm_swai_nic_post - DRM_IOCTL_SWAI_NIC_POST: queue descriptors
+ *
+ * Each descriptor must be for @vport (SWAI_NIC_D_VPORT) and from this
+ * card's node (SWAI_NIC_D_SRC) and follow the rules of drm/swai_nic.h.
+ * They are queued in order; the first one refused stops the call:
+ * -EINVAL (a rule), -ENOSPC (the port's queue is full: wait for
+ * completions), with @posted saying how many went before it.
+ */
+struct drm_swai_nic_post {
+	/** @descs: in, user pointer to @count descriptors of 128 bytes. */
+	__u64 descs;
+	/** @vport: in, a port of this file. */
+	__u32 vport;
+	/** @count: in, 1..DRM_SWAI_NIC_POST_MAX. */
+	__u32 count;
+	/** @not_before_ns: in, the modeled time they are posted at. */
+	__u64 not_before_ns;
+	/** @posted: out, descriptors queued. */
+	__u32 posted;
+	/** @pad: in, must be 0. */
+	__u32 pad;
+};
+
+/** struct drm_swai_nic_cqe - a completion: a descriptor, or a refused packet */
+struct drm_swai_nic_cqe {
+	/** @status: SWAI_NIC_OK or SWAI_NIC_E_* (drm/swai_nic.h). */
+	__u8 status;
+	/** @kind: SWAI_NIC_KIND_*. */
+	__u8 kind;
+	/** @errvec: the result's element error bits. */
+	__u16 errvec;
+	/** @index: the port's descriptor number (from 0), ~0 for a packet. */
+	__u32 index;
+	/** @time_ns: when it ended, modeled. */
+	__u64 time_ns;
+};
+
+/**
+ * struct drm_swai_nic_wait - DRM_IOCTL_SWAI_NIC_WAIT: take completions
+ *
+ * Waits until the port has @min completions (or @timeout_ns passed, or a
+ * signal came: -EINTR), then takes up to @max.  -ETIME when fewer than
+ * @min came in time (those that did are taken and counted).
+ */
+struct drm_swai_nic_wait {
+	/** @cqes: in, user pointer to room for @max struct drm_swai_nic_cqe. */
+	__u64 cqes;
+	/** @vport: in, a port of this file. */
+	__u32 vport;
+	/** @max: in, 1..1024. */
+	__u32 max;
+	/** @min: in, 0..@max. */
+	__u32 min;
+	/** @count: out, completions taken. */
+	__u32 count;
+	/** @timeout_ns: in, how long to wait for @min, at most 60 s. */
+	__u64 timeout_ns;
 };
 
 #if defined(__cplusplus)

@@ -13,6 +13,8 @@
 #ifndef _UAPI_SWAI_NIC_H_
 #define _UAPI_SWAI_NIC_H_
 
+#include <linux/const.h>
+
 #define SWAI_NIC_DESC_SIZE		128
 #define SWAI_NIC_DATA_MAX		48	/* bytes of reduce data per descriptor */
 #define SWAI_NIC_ELEMS_MAX		12	/* 48 B of 32-bit elements */
@@ -47,16 +49,16 @@
 #define SWAI_NIC_KIND_PUT		3	/* write DATA at the destination's ADDR */
 #define SWAI_NIC_KIND_ATOMIC		4	/* ADDR[i] = ADDR[i] RTYPE DATA[i] there */
 #define SWAI_NIC_KIND_MAX		4
-#define SWAI_NIC_F_CP			(1u << 4) /* the packet adds 1 to the
-						   * destination port's CP_Counter */
-#define SWAI_NIC_F_SWPFLAG		(1u << 5) /* BCAST: send the port's result
-						   * register, not DATA */
-#define SWAI_NIC_F_SWPMP		(1u << 6) /* the packet goes to the
-						   * destination's receive queue */
-#define SWAI_NIC_F_COMPLETE		(1u << 7) /* write the result to ADDR once
-						   * this descriptor has run */
-#define SWAI_NIC_F_ABS			(1u << 8) /* Portals: CPCNT is an absolute
-						   * count, not consumed */
+/* CP: the packet adds 1 to the destination port's CP_Counter. */
+#define SWAI_NIC_F_CP			_BITUL(4)
+/* SWPFLAG: a BCAST sends the port's result register, not its DATA. */
+#define SWAI_NIC_F_SWPFLAG		_BITUL(5)
+/* SWPMP: the packet goes to the destination's receive queue. */
+#define SWAI_NIC_F_SWPMP		_BITUL(6)
+/* COMPLETE: write the result to ADDR once this descriptor has run. */
+#define SWAI_NIC_F_COMPLETE		_BITUL(7)
+/* ABS (Portals): CPCNT is an absolute count, not consumed. */
+#define SWAI_NIC_F_ABS			_BITUL(8)
 #define SWAI_NIC_F_ALL			0x1f0
 
 /* SWAI_NIC_D_DTYPE */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR MIT
 /*
  * swai-nic-test.c - the NIC collective engine (tools/card/swai-nic.h), its
- * ALU and seed 001's trees (tools/cluster/swai-nic-tree.h), on a network
+ * ALU and seed 001's trees (tools/card/swai-nic-tree.h), on a network
  * of NICs in this process that delivers packets in a random order.
  */
 #define _GNU_SOURCE
