@@ -301,6 +301,45 @@ sdaaError_t sdaaDeviceDisablePeerAccess(int peer);
 sdaaError_t sdaaDeviceGetFabricInfo(int device, int *id, int *cards, unsigned int *tag);
 
 /*
+ * The card's NIC port (swai.ko 1.5; Documentation/datasheet.md §16): a
+ * virtual port of this process's own on the card of @device, with the
+ * card's node number on the network and the key packets to the port must
+ * carry (give both to the peers that may send to it).  Descriptors are the
+ * 128-byte records of <drm/swai_nic.h>; SRC must be @port->node and VPORT
+ * @port->vport.  sdaaNicPost queues @count (1..256) in order at the
+ * process's modeled host time (*posted: how many went; a refused one is
+ * sdaaErrorInvalidValue, a full queue sdaaErrorNotReady: take completions
+ * and post the rest).  sdaaNicWait waits up to @timeoutMs for @min
+ * completions and takes up to @max; the host's modeled time moves to the
+ * latest one's end plus the host sync cost, as a wait for a job does
+ * (sdaaErrorTimeout if fewer came; those that did are taken).  Errors:
+ * sdaaErrorNotSupported (no NIC port, or swai.ko older than 1.5),
+ * sdaaErrorNotReady from sdaaNicOpen when all 16 ports are taken.
+ */
+typedef struct sdaaNicPort_st {
+	int device;
+	unsigned int vport;
+	unsigned int node;
+	unsigned int key;
+} sdaaNicPort_t;
+
+typedef struct sdaaNicCompletion_st {
+	unsigned char status;		/* SWAI_NIC_OK, SWAI_NIC_E_* */
+	unsigned char kind;		/* SWAI_NIC_KIND_* */
+	unsigned short errvec;		/* the result's element error bits */
+	unsigned int index;		/* the port's descriptor number; ~0: a packet */
+	unsigned long long timeNs;	/* when it ended, modeled */
+} sdaaNicCompletion_t;
+
+sdaaError_t sdaaNicOpen(int device, sdaaNicPort_t *port);
+sdaaError_t sdaaNicClose(const sdaaNicPort_t *port);
+sdaaError_t sdaaNicPost(const sdaaNicPort_t *port, const void *descs, unsigned int count,
+			unsigned int *posted);
+sdaaError_t sdaaNicWait(const sdaaNicPort_t *port, sdaaNicCompletion_t *completions,
+			unsigned int max, unsigned int min, unsigned int timeoutMs,
+			unsigned int *count);
+
+/*
  * Copy @count bytes from @src on logical device @srcDevice's card to @dst on
  * @dstDevice's card (sdaaErrorInvalidValue if a pointer is not memory of
  * that device's card): sdaaMemcpy/sdaaMemcpyAsync with the devices checked.
