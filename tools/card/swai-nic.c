@@ -42,6 +42,8 @@ struct nic_port {
 struct swai_nic {
     unsigned node;
     uint64_t t_desc_ps, t_alu_ps;
+    uint64_t wire_ps, lat_ps;   /* a packet on the wire, and then the network */
+    struct swai_cal wire;       /* the port's way out */
     const struct swai_nic_ops *ops;
     void *opaque;
     bool running;               /* in run(): a send may deliver back to us */
@@ -57,6 +59,8 @@ struct swai_nic *swai_nic_new(unsigned node, const struct swai_timing_props *tp,
         n->node = node;
         n->t_desc_ps = swai_timing_ns_to_ps(tp->t_nic_desc_ns);
         n->t_alu_ps = swai_timing_ns_to_ps(tp->t_nic_alu_ns);
+        n->wire_ps = swai_timing_ps(SWAI_NIC_WIRE_BYTES, tp->nic_mbps);
+        n->lat_ps = swai_timing_ns_to_ps(tp->t_nic_lat_ns);
         n->ops = ops;
         n->opaque = opaque;
     }
@@ -222,7 +226,12 @@ static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
             .time_ps = t,
         };
 
-        status = n->ops->send(n->opaque, &pk);
+        if (d.dst == n->node) {
+            swai_nic_receive(n, &pk, t);    /* to itself: no wire */
+        } else {
+            pk.time_ps = swai_cal_book(&n->wire, t, n->wire_ps) + n->lat_ps;
+            status = n->ops->send(n->opaque, &pk);
+        }
     }
     if ((d.flags & SWAI_NIC_F_COMPLETE) && status == SWAI_NIC_OK &&
         n->ops->write(n->opaque, vport, d.addr, acc.data,
@@ -378,6 +387,17 @@ void swai_nic_set_key(struct swai_nic *n, unsigned vport, unsigned key)
     if (p) {
         p->key = key;
     }
+}
+
+void swai_nic_reset(struct swai_nic *n)
+{
+    unsigned v;
+
+    for (v = 0; v < SWAI_NIC_VPORTS; v++) {
+        swai_nic_reset_port(n, v);
+        swai_nic_set_key(n, v, 0);
+    }
+    memset(&n->wire, 0, sizeof(n->wire));
 }
 
 uint32_t swai_nic_counter(const struct swai_nic *n, unsigned vport)

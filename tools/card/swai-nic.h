@@ -33,7 +33,10 @@
  * Modeled time travels with every packet.  A descriptor fires at
  *   max(posted, the previous one's end, the arrival that met its
  *   threshold, its children's arrivals) + t_nic_desc,
- * spends branch x count x t_nic_alu in the ALU, and its packet leaves then.
+ * spends branch x count x t_nic_alu in the ALU, and its packet's last byte
+ * leaves when the port's wire is free (a calendar at nic_mbps,
+ * SWAI_NIC_WIRE_BYTES a packet); it arrives t_nic_lat later, the time it
+ * carries.  A packet to this node itself takes no wire: it arrives at once.
  * The arrival that meets a threshold is the CPCNT-th earliest in modeled
  * time, not in the order packets came: so a tree's times never depend on
  * how the host interleaved the NICs.  (Where more packets race for one
@@ -68,6 +71,13 @@ struct swai_nic_desc {
     struct swai_nic_vec v;          /* count, data, loc, errvec */
 };
 
+/*
+ * Bytes a packet takes on the wire: Ethernet and the delivery header
+ * (tools/qemu/swai-rel.h) and the 128-byte packet, plus 32 of preamble,
+ * frame check and gap, rounded: what its time on a port is computed from.
+ */
+#define SWAI_NIC_WIRE_BYTES 190
+
 /* A packet on the network: what a descriptor sends. */
 struct swai_nic_pkt {
     unsigned kind, flags;           /* flags: CP and SWPMP only */
@@ -76,7 +86,7 @@ struct swai_nic_pkt {
     unsigned key;
     uint64_t addr;
     struct swai_nic_vec v;
-    uint64_t time_ps;               /* when it left the sender */
+    uint64_t time_ps;               /* when it arrives (fixed by the sender) */
 };
 
 /* What a descriptor (or a packet refused on arrival) ended with. */
@@ -88,7 +98,10 @@ struct swai_nic_cqe {
 };
 
 struct swai_nic_ops {
-    /* Put @p on the network: 0, or SWAI_NIC_E_ROUTE if it cannot go. */
+    /*
+     * Put @p (for another node) on the network; p->time_ps is when it
+     * arrives: 0, or SWAI_NIC_E_ROUTE if it cannot go.
+     */
     int (*send)(void *opaque, const struct swai_nic_pkt *p);
     /*
      * Write @len bytes at @addr, in the address space of @vport's owner
@@ -133,6 +146,9 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *p,
 void swai_nic_set_key(struct swai_nic *n, unsigned vport, unsigned key);
 /* Drop a port's queue (each ends with SWAI_NIC_E_RESET), slots and counter. */
 void swai_nic_reset_port(struct swai_nic *n, unsigned vport);
+
+/* Every port dropped and opened again with no key, the wire free (reset). */
+void swai_nic_reset(struct swai_nic *n);
 
 /* Arrivals counted on @vport so far, and descriptors still queued. */
 uint32_t swai_nic_counter(const struct swai_nic *n, unsigned vport);

@@ -91,7 +91,7 @@ void swai_card_init(struct swai_card *s, const struct swai_props *p,
     swai_mmu_init(&s->mmu, &s->glue, &s->layout, &s->irq);
     swai_cp_init(&s->cp, &p->t, swai_card_ldm_bytes(s), &s->glue, &s->irq,
                  &s->mmu, &s->layout);
-    swai_netport_init(&s->nic, &p->t, &s->glue, &s->mmu, &s->irq);
+    swai_netport_init(&s->nic, &s->glue, &s->mmu, &s->irq);
     load_defaults(s);
 }
 

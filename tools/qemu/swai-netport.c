@@ -90,19 +90,10 @@ static void rearm(struct swai_netport *np)
 static int eng_send(void *opaque, const struct swai_nic_pkt *p)
 {
     struct swai_netport *np = opaque;
-    struct swai_nic_pkt q = *p;
     uint8_t b[PK_BYTES];
 
-    /* The packet's last byte leaves the port, then crosses the network. */
-    q.time_ps = swai_cal_book(&np->wire, p->time_ps,
-                              swai_timing_ps(SWAI_REL_FRAME, np->mbps)) +
-                np->lat_ps;
-    trace_swai_nic_send(np->node, p->dst, p->dst_vport, p->kind, q.time_ps);
-    if (p->dst == np->node) {
-        swai_nic_receive(np->nic, &q, q.time_ps);   /* to itself: no wire */
-        return SWAI_NIC_OK;
-    }
-    pk_encode(b, &q);
+    trace_swai_nic_send(np->node, p->dst, p->dst_vport, p->kind, p->time_ps);
+    pk_encode(b, p);
     if (swai_rel_send(np->rel, p->dst, b, sizeof(b), wall(np))) {
         return SWAI_NIC_E_ROUTE;
     }
@@ -255,17 +246,14 @@ static const struct swai_rel_ops rel_ops = {
     .tx = rel_tx, .deliver = rel_deliver, .lost = rel_lost,
 };
 
-void swai_netport_init(struct swai_netport *np, const struct swai_timing_props *tp,
-                       const struct swai_glue *glue, struct swai_mmu *mmu,
-                       struct swai_irq *irq)
+void swai_netport_init(struct swai_netport *np, const struct swai_glue *glue,
+                       struct swai_mmu *mmu, struct swai_irq *irq)
 {
     memset(np, 0, sizeof(*np));
     np->node = SWAI_NIC_NODE_NONE;
     np->glue = glue;
     np->mmu = mmu;
     np->irq = irq;
-    np->mbps = tp->nic_mbps;
-    np->lat_ps = swai_timing_ns_to_ps(tp->t_nic_lat_ns);
 }
 
 void swai_netport_attach_hbm(struct swai_netport *np, uint8_t *hbm,
@@ -316,6 +304,9 @@ void swai_netport_reset(struct swai_netport *np)
 {
     unsigned v;
 
+    if (np->nic) {
+        swai_nic_reset(np->nic);
+    }
     for (v = 0; v < SWAI_NIC_VPORTS; v++) {
         close_port(np, v);
         np->vport[v].asid = 0;
@@ -327,7 +318,6 @@ void swai_netport_reset(struct swai_netport *np)
     np->post_status = 0;
     memset(np->desc, 0, sizeof(np->desc));
     memset(&np->taken, 0, sizeof(np->taken));
-    memset(&np->wire, 0, sizeof(np->wire));
 }
 
 /* --- registers -------------------------------------------------------------- */

@@ -9,9 +9,9 @@
  * (PORT_ASID, written by the driver; 0: closed): the port's descriptors
  * and the packets that arrive for it reach memory only through that
  * context's page tables, and only packets carrying the port's key get in.
- * A packet's modeled time is fixed by its sender -- when its last byte
- * leaves the card's port (a calendar at nic-mbps), plus nic-lat-ns -- and
- * travels in the frame, so a resend never changes modeled time.
+ * A packet's modeled time is fixed by its sender (tools/card/swai-nic.h:
+ * the port's wire at nic-mbps, then nic-lat-ns) and travels in the frame,
+ * so a resend never changes modeled time.
  *
  * Locking: every function is called with the card's lock held (QEMU: the
  * BQL), like the rest of swai-card.
@@ -65,9 +65,6 @@ struct swai_netport {
     struct swai_irq *irq;
     uint8_t *hbm;               /* HBM-physical space */
     uint64_t hbm_bytes;
-    uint64_t lat_ps;            /* nic-lat-ns */
-    uint32_t mbps;              /* nic-mbps */
-    struct swai_cal wire;       /* the port's way out, modeled */
     /* Fault injection (nic-drop-pm, nic-reorder-pm): per mille of frames. */
     uint32_t drop_pm, reorder_pm;
     uint64_t rng;
@@ -82,9 +79,8 @@ struct swai_netport {
     struct swai_netport_vport vport[SWAI_NIC_VPORTS];
 };
 
-void swai_netport_init(struct swai_netport *np, const struct swai_timing_props *tp,
-                       const struct swai_glue *glue, struct swai_mmu *mmu,
-                       struct swai_irq *irq);
+void swai_netport_init(struct swai_netport *np, const struct swai_glue *glue,
+                       struct swai_mmu *mmu, struct swai_irq *irq);
 /* The card's HBM, once QEMU has it. */
 void swai_netport_attach_hbm(struct swai_netport *np, uint8_t *hbm,
                              uint64_t bytes);
