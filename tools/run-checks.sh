@@ -203,6 +203,47 @@ synth_cli() {
 	echo "1..$n"
 }
 
+# tools/vm/swai-cluster: two nodes of two cards each, booted in parallel on
+# the management network, as torchrun would launch a job: every node checks
+# its cards, its rank environment, its address, its peer (ping) and a TCP
+# exchange (tools/vm/cluster-selftest.sh); then a node that exits 3 must
+# fail the run by name and stop the other within the grace period.
+cluster_check() {
+	local c="$top/tools/vm/swai-cluster" st="$top/tools/vm/cluster-selftest.sh" n=0
+	local log err rc i l lines pid secs t0
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	log=$(mktemp) err=$(mktemp)
+	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 2 --timeout 120 --add "$st" -- sh "$st" \
+		>"$log" 2>"$err"; rc=$?
+	sed 's/^/# /' "$log"
+	for i in 0 1; do
+		# The guest's own "ok - ..." lines, numbered here.
+		lines=$(grep -E "^\[n$i\] (not )?ok - " "$log" | sed "s/^\[n$i\] //")
+		while IFS= read -r l; do
+			[ -n "$l" ] || continue
+			t "${l#*ok - }" '[ "${l%%ok - *}" = "" ]'
+		done <<<"$lines"
+		t "node $i ran all 5 checks" '[ "$(grep -c . <<<"$lines")" -eq 5 ]'
+	done
+	t "swai-cluster --nodes 2 --cards 2 exits 0" \
+		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 40; false; }'
+	t0=$SECONDS
+	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 2 --grace 5 --timeout 120 -- \
+		sh -c '[ "$RANK" = 1 ] && exit 3; sleep 300' >"$log" 2>"$err" &
+	pid=$!
+	wait $pid; rc=$?; secs=$((SECONDS - t0))
+	sed 's/^/# /' "$err" | grep 'swai-cluster:'
+	t "node 1 exits 3: swai-cluster exits 3, naming node 1" \
+		'[ $rc -eq 3 ] && grep -q "node 1 failed: exit 3" "$err"'
+	t "node 0 (sleep 300) is stopped 5 s (--grace) after node 1 failed: $secs s in all" \
+		'[ $secs -lt 60 ] && grep -q "node 0 failed: stopped" "$err"'
+	t "nothing left behind: namespace swaicl-$pid gone" '! ip netns list | grep -qw "swaicl-$pid"'
+	"$c" --nodes 17 -- true >/dev/null 2>"$err"; rc=$?
+	t "bad usage exits 2, saying what to give" '[ $rc -eq 2 ] && grep -q "from 1 to 16" "$err"'
+	rm -f "$log" "$err"
+	echo "1..$n"
+}
+
 # The DKMS package (kernel/dkms/), built and installed for the guest kernel
 # from its headers, as a user would for theirs, then removed again.
 dkms_check() {
@@ -289,6 +330,7 @@ suite unit-nic "$top/build/tests/swai-nic-test"
 suite sched-cli sched_cli
 suite sim sim_check
 suite synth-cli synth_cli
+suite cluster-2x2 cluster_check
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64

@@ -62,13 +62,17 @@ swai_base_initramfs() {
 	mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,root,etc,usr/bin,usr/lib,opt/swai}
 	cp /bin/busybox "$stage/bin/busybox"
 	install -m 0755 "$top/tools/vm/init" "$stage/init"
-	# Kernel modules: swai.ko plus the closure of what it depends on.
+	# Kernel modules: swai.ko plus the closure of what it depends on, and
+	# virtio_net (a module in Debian's kernel, with net_failover and failover;
+	# virtio_pci is built in) for swai-cluster's management network.  /init
+	# loads it only when asked, so a plain run boots as before.
 	m=$stage/lib/modules/$kver
 	mkdir -p "$m/extra"
 	cp "$ko" "$m/extra/swai.ko"
 	cp "$moddir"/modules.builtin* "$moddir/modules.order" "$m/"
 	deps=$(modinfo -F depends "$ko" | tr , ' ')
-	for f in $(swai_module_closure "$moddir" $deps); do
+	# shellcheck disable=SC2086 # $deps: one word a module
+	for f in $(swai_module_closure "$moddir" $deps virtio_net); do
 		mkdir -p "$m/$(dirname "$f")"
 		case $f in
 		*.xz) xz -dc "$moddir/$f" >"$m/${f%.xz}" ;;
