@@ -48,7 +48,7 @@ const struct swccl_algo *swccl_algo_find(enum swccl_coll coll, swcclAlgo_t algo)
 SWCCL_EXPORT const char *swcclAlgoName(swcclAlgo_t algo)
 {
 	static const char *const n[] = { "AUTO", "RING", "CSC", "CSC1", "MESH1", "MESH2",
-					 "HD", "NHR", "RB", "FILE" };
+					 "HD", "NHR", "RB", "FILE", "NIC", "HOST" };
 
 	return (unsigned)algo < swcclNumAlgos ? n[algo] : "?";
 }

@@ -16,6 +16,7 @@
 #include "swccl_algo.h"
 #include "swccl_xcard.h"
 #include "swccl_kind.h"
+#include "swccl_nic.h"
 #include "swccl_plan.h"
 #include "swccl_xproc.h"
 
@@ -89,7 +90,7 @@ static bool same(const struct swccl_call *c, const struct swccl_op *op)
 }
 
 /* The algorithm asked for: the comm's, else SWCCL_ALGO. */
-static swcclAlgo_t wanted(swcclComm_t comm)
+swcclAlgo_t swccl_algo_wanted(swcclComm_t comm)
 {
 	const char *e;
 
@@ -100,7 +101,7 @@ static swcclAlgo_t wanted(swcclComm_t comm)
 		if (!strcasecmp(e, swcclAlgoName((swcclAlgo_t)a)))
 			return (swcclAlgo_t)a;
 	swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "SWCCL_ALGO=%s is not RING, CSC, CSC1, MESH1, "
-		  "MESH2, HD, NHR, RB, FILE or AUTO; using AUTO", e);
+		  "MESH2, HD, NHR, RB, FILE, NIC, HOST or AUTO; using AUTO", e);
 	return swcclAlgoAuto;
 }
 
@@ -222,13 +223,25 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	const struct swccl_algo *a;
 	swcclResult_t r;
 
-	c->want = wanted(comm0);
+	c->want = swccl_algo_wanted(comm0);
+	/* Over the NICs: another transport, its own plan (swccl_nic_run.c). */
+	if (c->want == swcclAlgoNic || c->want == swcclAlgoHost)
+		return swccl_nic_plan(sh, c, p, comm0);
 	swccl_xcard_topo(sh, c);
 	if (!swccl_plan_lookup(sh, c, p)) {
 		r = choose(sh, c, p, comm0);
+		if (!c->want && swccl_nic_auto(sh, c, r ? NULL : p, p, comm0))
+			r = swcclSuccess;
 		if (r)
 			return r;
 		swccl_plan_store(sh, c, p);
+	}
+	if (p->algo == swcclAlgoNic) {	/* AUTO chose the NIC (now or before) */
+		p->how = swcclAlgoName(p->algo);
+		p->fused = -1;
+		p->launches = 0;
+		p->host_syncs = 1;
+		return swcclSuccess;
 	}
 	a = swccl_algo_find_for(c->coll, p->algo, c->xcard);
 	if (a->props & SWCCL_ALGO_XCARD)

@@ -32,6 +32,7 @@
 #include "swccl_bootstrap.h"
 #include "swccl_hier.h"
 #include "swccl_kind.h"
+#include "swccl_nic.h"
 #include "swccl_plan.h"
 #include "swccl_xcard.h"
 #include "swccl_xproc.h"
@@ -334,6 +335,7 @@ static void shared_free(struct swccl_shared *sh, bool idle)
 {
 	swccl_watchdog_stop(sh);
 	/* The peers' mappings keep what we shared alive for their jobs. */
+	swccl_nic_free(sh);
 	swccl_xproc_free(sh);
 	free_hier(sh, idle);
 	/* Memory a job may still touch is left alone rather than faulted on. */

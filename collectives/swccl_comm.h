@@ -16,6 +16,7 @@ struct swccl_plan_cache;
 struct swccl_model;
 struct swccl_xproc;
 struct swccl_hier;
+struct swccl_nic;
 
 /* The state the ranks of one communicator share. */
 struct swccl_shared {
@@ -78,6 +79,8 @@ struct swccl_shared {
 	bool xmodel_tried;
 	/* one rank per process (swccl_xproc.c); NULL: all ranks are here */
 	struct swccl_xproc *xproc;
+	/* the NIC transport (swccl_nic.c), set up at the first NIC call */
+	struct swccl_nic *nic;
 	/* several core groups of several cards (swccl_hier.c): the levels */
 	struct swccl_hier *hier;
 	/* how a call of all ranks runs: swccl_execute, or swccl_hier_execute */
@@ -112,6 +115,7 @@ enum swccl_param {
 	SWCCL_PARAM_COMM_ID,		/* SWCCL_COMM_ID: the bootstrap root, host:port */
 	SWCCL_PARAM_SOCKET_IFNAME,	/* SWCCL_SOCKET_IFNAME: the root's interface */
 	SWCCL_PARAM_SCHED_FILE,		/* SWCCL_SCHED_FILE: the FILE algorithm's schedule */
+	SWCCL_PARAM_NIC_BRANCH,		/* SWCCL_NIC_BRANCH: the NIC trees' branching degree */
 	SWCCL_NPARAMS
 };
 /* The variable's value, or its default. */

@@ -422,6 +422,10 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the fused calls run on the core "
 				  "groups of one card, not on a comm of several cards",
 				  c->kind->name(c));
+	/* Over the NICs every rank is a leaf of one tree: no levels. */
+	want = swccl_algo_wanted(comm0);
+	if (want == swcclAlgoNic || want == swcclAlgoHost)
+		return swccl_execute(sh, c, comm0);
 	/* An algorithm between cards names the planes'; one of a card's, the cards'. */
 	if (want == swcclAlgoRing || want >= swcclAlgoMesh1)
 		t.between = want;

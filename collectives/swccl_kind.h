@@ -60,5 +60,7 @@ swcclResult_t swccl_submit(const struct swccl_op *op);
 
 /* swccl_launch.c: plan and launch the call of all ranks (the rank completing it) */
 swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swcclComm_t comm0);
+/* The algorithm @comm's calls ask for: swcclCommSetAlgo's, else SWCCL_ALGO's (swccl_coll.c). */
+swcclAlgo_t swccl_algo_wanted(swcclComm_t comm);
 
 #endif /* SWCCL_KIND_H */

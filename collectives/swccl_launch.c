@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "swccl_kind.h"
+#include "swccl_nic.h"
 #include "swccl_plan.h"
 
 #define MAX_INSNS ((int)(SWAI_PROGRAM_MAX_BYTES / sizeof(struct swai_insn)))
@@ -108,7 +109,9 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 	c->scratch = (uint64_t)(uintptr_t)sh->scratch;
 	c->scratch_bytes = sh->scratch_bytes;
 	res = c->kind->plan(sh, c, &pl, comm0);
-	if (!res)
+	if (!res && (pl.algo == swcclAlgoNic || pl.algo == swcclAlgoHost))
+		res = swccl_nic_run(sh, c, &pl, comm0);
+	else if (!res)
 		res = run(sh, c, &pl, comm0);
 	sdaaSetDevice(dev);
 	if (!res)

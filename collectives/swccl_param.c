@@ -25,6 +25,7 @@ static const struct {
 	[SWCCL_PARAM_COMM_ID] = { "SWCCL_COMM_ID", "" },
 	[SWCCL_PARAM_SOCKET_IFNAME] = { "SWCCL_SOCKET_IFNAME", "" },
 	[SWCCL_PARAM_SCHED_FILE] = { "SWCCL_SCHED_FILE", "" },
+	[SWCCL_PARAM_NIC_BRANCH] = { "SWCCL_NIC_BRANCH", "4" },
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

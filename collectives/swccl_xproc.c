@@ -221,6 +221,18 @@ swcclResult_t swccl_xproc_flags(struct swccl_shared *sh)
 	return exchange(sh, BLOCK, sh->xflags, "the counters");
 }
 
+swcclResult_t swccl_xproc_allgather(struct swccl_shared *sh, const void *mine, size_t len,
+				    void *all, const char *what)
+{
+	struct swccl_xproc *x = sh->xproc;
+	char why[256];
+
+	if (swccl_boot_allgather(x->boot, mine, len, all, swccl_timeout_s(), why, sizeof(why)))
+		return swccl_fail(sh->comm[x->rank], swcclRemoteError, "exchanging %s: %s", what,
+				  why);
+	return swcclSuccess;
+}
+
 swcclResult_t swccl_xproc_land(struct swccl_shared *sh, size_t bytes)
 {
 	size_t want = bytes < 2 * sh->xland_bytes ? 2 * sh->xland_bytes : bytes;

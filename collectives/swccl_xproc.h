@@ -45,6 +45,9 @@ swcclResult_t swccl_xproc_flags(struct swccl_shared *sh);
  * the same call, as each computes @bytes from the same call.
  */
 swcclResult_t swccl_xproc_land(struct swccl_shared *sh, size_t bytes);
+/* Every rank's @len bytes of @what, in rank order, into @all. */
+swcclResult_t swccl_xproc_allgather(struct swccl_shared *sh, const void *mine, size_t len,
+				    void *all, const char *what);
 /* A remote rank whose process has ended (same host only), or -1. */
 int swccl_xproc_dead(const struct swccl_shared *sh);
 /* Unmap the peers' memory, free ours, leave the others (the comm's end). */

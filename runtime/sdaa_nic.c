@@ -86,8 +86,8 @@ SDAA_API sdaaError_t sdaaNicClose(const sdaaNicPort_t *port)
 	return sdaaSuccess;
 }
 
-SDAA_API sdaaError_t sdaaNicPost(const sdaaNicPort_t *port, const void *descs,
-				 unsigned int count, unsigned int *posted)
+static sdaaError_t post(const sdaaNicPort_t *port, const void *descs, unsigned int count,
+			uint64_t not_before_ns, unsigned int *posted)
 {
 	struct drm_swai_nic_post p = { 0 };
 	struct sdaa_xcard *xc;
@@ -104,11 +104,25 @@ SDAA_API sdaaError_t sdaaNicPost(const sdaaNicPort_t *port, const void *descs,
 	p.descs = (uint64_t)(uintptr_t)descs;
 	p.vport = port->vport;
 	p.count = count;
-	p.not_before_ns = __atomic_load_n(sdaa_hclock(), __ATOMIC_RELAXED);
+	p.not_before_ns = not_before_ns;
 	r = drmIoctl(xc->card->fd, DRM_IOCTL_SWAI_NIC_POST, &p);
 	if (posted)
 		*posted = p.posted;
 	return r ? sdaa_error(nic_errno(errno)) : sdaaSuccess;
+}
+
+SDAA_API sdaaError_t sdaaNicPost(const sdaaNicPort_t *port, const void *descs,
+				 unsigned int count, unsigned int *posted)
+{
+	return post(port, descs, count, __atomic_load_n(sdaa_hclock(), __ATOMIC_RELAXED),
+		    posted);
+}
+
+SDAA_API sdaaError_t sdaaNicPostAt(const sdaaNicPort_t *port, const void *descs,
+				   unsigned int count, unsigned long long notBeforeNs,
+				   unsigned int *posted)
+{
+	return post(port, descs, count, notBeforeNs, posted);
 }
 
 SDAA_API sdaaError_t sdaaNicWait(const sdaaNicPort_t *port, sdaaNicCompletion_t *completions,

@@ -103,6 +103,16 @@ typedef enum swcclAlgo {
 	 * for the collective and rank count it was written for.
 	 */
 	swcclAlgoFile = 9,
+	/*
+	 * Over the cards' NIC ports (swai.ko 1.5), between any ranks -- on one
+	 * card, across cards, across nodes -- for AllReduce, Reduce and
+	 * Broadcast of at most 48 bytes: seed 001's reduction tree of
+	 * branching degree SWCCL_NIC_BRANCH, offloaded to the NICs (NIC), or
+	 * the same tree with the host combining and forwarding at every level
+	 * (HOST, as MPI over a NIC).  Both give the same bits.
+	 */
+	swcclAlgoNic = 10,
+	swcclAlgoHost = 11,
 	swcclNumAlgos
 } swcclAlgo_t;
 

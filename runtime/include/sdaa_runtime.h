@@ -335,6 +335,13 @@ sdaaError_t sdaaNicOpen(int device, sdaaNicPort_t *port);
 sdaaError_t sdaaNicClose(const sdaaNicPort_t *port);
 sdaaError_t sdaaNicPost(const sdaaNicPort_t *port, const void *descs, unsigned int count,
 			unsigned int *posted);
+/*
+ * The same, posted at modeled time @notBeforeNs instead of the host's
+ * clock: for a caller that models several hosts in one process (libswccl's
+ * HOST algorithm gives each rank's host its own time).
+ */
+sdaaError_t sdaaNicPostAt(const sdaaNicPort_t *port, const void *descs, unsigned int count,
+			  unsigned long long notBeforeNs, unsigned int *posted);
 sdaaError_t sdaaNicWait(const sdaaNicPort_t *port, sdaaNicCompletion_t *completions,
 			unsigned int max, unsigned int min, unsigned int timeoutMs,
 			unsigned int *count);

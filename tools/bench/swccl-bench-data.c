@@ -91,7 +91,8 @@ int bench_type_parse(const char *s, swcclDataType_t *t)
 }
 
 static const char *const algo_names[swcclNumAlgos] = { "AUTO", "RING", "CSC", "CSC1", "MESH1",
-							"MESH2", "HD", "NHR", "RB", "FILE" };
+							"MESH2", "HD", "NHR", "RB", "FILE",
+							"NIC", "HOST" };
 
 const char *bench_algo_name(swcclAlgo_t a)
 {

@@ -146,7 +146,8 @@ static size_t fit(const struct bench *b, size_t cap)
 	for (;;) {
 		buffer_sizes(b, cap, sz);
 		/* A card's Global-HBM holds its own core groups' buffers. */
-		if (b->o.global ? sz[0] * (size_t)(b->o.cards ? b->o.per_card : b->o.nranks) <=
+		if (b->o.host ? sz[0] + sz[1] <= (64u << 20) :
+		    b->o.global ? sz[0] * (size_t)(b->o.cards ? b->o.per_card : b->o.nranks) <=
 				  p.totalGlobalMem / 4 * 3 :
 		    sz[0] + sz[1] <= p.totalLocalMem / 4 * 3)
 			return cap;
@@ -183,6 +184,9 @@ void bench_setup(struct bench *b)
 		if (b->o.global) {
 			TRY(sdaaMallocCross(&b->send[r], sz[0]));
 			b->recv[r] = b->send[r];
+		} else if (b->o.host) {
+			TRY(sdaaMallocHost(&b->send[r], sz[0]));
+			TRY(sdaaMallocHost(&b->recv[r], sz[1]));
 		} else {
 			TRY(sdaaMalloc(&b->send[r], sz[0]));
 			TRY(sdaaMalloc(&b->recv[r], sz[1]));
@@ -210,6 +214,9 @@ void bench_teardown(struct bench *b)
 		TRY(sdaaEventDestroy(b->starts[r]));
 		if (b->o.global) {
 			TRY(sdaaFreeCross(b->send[r]));
+		} else if (b->o.host) {
+			TRY(sdaaFreeHost(b->send[r]));
+			TRY(sdaaFreeHost(b->recv[r]));
 		} else {
 			TRY(sdaaFree(b->send[r]));
 			TRY(sdaaFree(b->recv[r]));
@@ -240,6 +247,7 @@ void bench_banner(const struct bench *b)
 	       who, b->cardname,
 	       bench_type_name(o->type), bench_op_name(o->op), o->root,
 	       o->global ? "Global-HBM (sdaaMallocCross), in place" :
+	       o->host ? "pinned host memory (sdaaMallocHost), out of place" :
 	       "Local-HBM of each rank, out of place", o->warmup, o->iters, o->check,
 	       b->tp.ringMBps, b->tp.ringTotalMBps, b->tp.localMBps, b->tp.launchNs,
 	       b->tp.syncNs, b->tp.stepNs, b->tp.barrierNs, b->tp.dmaNs,
@@ -385,10 +393,10 @@ static void prepare(struct bench *b, const struct call *c, size_t count)
 		memset(b->img, BENCH_POISON, in_n * es);
 		if (has_input)
 			fill_input(b, r, j0, in_n, b->img);
-		TRY(sdaaMemcpy(b->send[r], b->img, in_n * es, sdaaMemcpyHostToDevice));
+		TRY(sdaaMemcpy(b->send[r], b->img, in_n * es, sdaaMemcpyDefault));
 		memset(b->img, BENCH_POISON, o->coll == COLL_RS ? c->param * es : bytes);
 		TRY(sdaaMemcpy(b->recv[r], b->img, o->coll == COLL_RS ? c->param * es : bytes,
-			       sdaaMemcpyHostToDevice));
+			       sdaaMemcpyDefault));
 	}
 }
 
@@ -405,7 +413,7 @@ static long verify(struct bench *b, const struct call *c, size_t count)
 
 		if (o->coll == COLL_RD && r != o->root)
 			continue;	/* only the root's recvbuff is defined */
-		TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDeviceToHost));
+		TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDefault));
 		for (size_t k = 0; k < n; k++)
 			bench_store(b->want, k, o->type, bench_expect(o->coll, o->type, o->op,
 								      o->nranks, o->root, j0 + k));

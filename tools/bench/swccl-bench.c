@@ -9,7 +9,7 @@
  *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce
  *     [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]
  *     [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]
- *     [--place global|local] [--json] [--plot FILE.png] [--no-summary]
+ *     [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]
  *
  *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
  *   swccl-bench overhead [...]   (swccl-bench-overhead.c: host cost of a call)
@@ -20,7 +20,9 @@
  * (n-1)/n (AG, RS), 2(n-1)/n (AllReduce), 1 (Broadcast, Reduce).
  * --place global (default, the paper's setting): every rank's buffer in
  * Global-HBM (sdaaMallocCross), in place; --place local: Local-HBM of each
- * rank's core group, out of place.  Ranks are core groups 0..n-1 of the card
+ * rank's core group, out of place; --place host: pinned host memory
+ * (sdaaMallocHost), out of place -- where MPI's buffers are in seed 001's
+ * comparison of the NIC's offload with software.  Ranks are core groups 0..n-1 of the card
  * of device 0 (default all 4).  Run it in the VM:
  *   tools/vm/swai-vm --cards 1 -- swccl-bench allgather -b 1M -e 64M -f 2 -a all
  */
@@ -33,6 +35,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <drm/swai_accel.h>
+
 #include "swai-cli.h"
 #include "swccl-bench.h"
 
@@ -42,8 +46,9 @@ static void usage(void)
 		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
-		"         [--place global|local] [--json] [--plot FILE.png] [--no-summary]\n"
+		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
+		"       NIC HOST (over the cards' NICs, at most 48 bytes: offloaded, software)\n"
 		"       FILE (the schedule SWCCL_SCHED_FILE names)\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
 		"       run in levels: CSC on each card, the algorithm between the cards\n"
@@ -114,6 +119,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 				o->global = 1;
 			else if (!strcmp(optarg, "local"))
 				o->global = 0;
+			else if (!strcmp(optarg, "host"))
+				o->global = 0, o->host = 1;
 			else
 				usage();
 			break;
@@ -134,10 +141,17 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 	for (int a = swcclAlgoRing; o->all && a < swcclNumAlgos; a++) {
 		bool xcard = a == swcclAlgoRing || a >= swcclAlgoMesh1;
 		const char *file = getenv("SWCCL_SCHED_FILE");
+		struct sdaaDeviceProp p0;
 
 		/* FILE only when there is a schedule file to run */
 		if (a == swcclAlgoFile && (!file || !*file))
 			continue;
+		/* NIC and HOST only on cards with a NIC port on a network */
+		if ((a == swcclAlgoNic || a == swcclAlgoHost) &&
+		    (sdaaGetDeviceProperties(&p0, 0) || !(p0.capabilities & DRM_SWAI_CAP_NIC))) {
+			sdaaGetLastError();
+			continue;
+		}
 		if (o->cards ? xcard : a <= swcclAlgoCsc1)
 			o->algos[o->nalgos++] = (swcclAlgo_t)a;
 	}

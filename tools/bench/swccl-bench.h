@@ -16,6 +16,7 @@ struct bench_opts {
 	enum bench_coll coll;
 	size_t minb, maxb;
 	int factor, iters, warmup, check, root, nranks, json, global, summary;
+	int host;		/* --place host: pinned host memory, out of place */
 	int cards;		/* --cards N: ranks on cards 0..N-1 ... */
 	int per_card;		/* ... with -g G core groups each (0: all a card has) */
 	int all;		/* -a all: every algorithm of the comm's kind */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_nic.c - the NIC transport of a communicator (swccl_nic.h): which
+ * calls it can carry, and every rank's port and staging, opened at the
+ * first call that uses them and known to every rank -- directly when the
+ * ranks are this process's, over the bootstrap when they are not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "swccl_nic.h"
+#include "swccl_xproc.h"
+
+unsigned int swccl_nic_branch(void)
+{
+	long k = swccl_param_long(SWCCL_PARAM_NIC_BRANCH);
+
+	return k >= 1 && k <= SWAI_NIC_BRANCH_MAX ? (unsigned int)k : 4;
+}
+
+void swccl_nic_types(const struct swccl_call *c, unsigned int *rtype, unsigned int *dtype,
+		     unsigned int *width)
+{
+	switch (c->dtype) {
+	case swcclFloat32:
+	case swcclFloat64:
+		*dtype = SWAI_NIC_T_FLOAT;
+		break;
+	default:
+		*dtype = SWAI_NIC_T_SINT;
+		break;
+	}
+	*width = (unsigned int)c->esize;
+	switch (c->op) {
+	case swcclMax:
+		*rtype = SWAI_NIC_OP_MAX;
+		break;
+	case swcclMin:
+		*rtype = SWAI_NIC_OP_MIN;
+		break;
+	default:
+		*rtype = SWAI_NIC_OP_SUM;
+		break;
+	}
+}
+
+const char *swccl_nic_unsupported(const struct swccl_call *c, swcclAlgo_t algo)
+{
+	(void)algo;
+	if (c->coll != SWCCL_ALLREDUCE && c->coll != SWCCL_REDUCE &&
+	    c->coll != SWCCL_BROADCAST)
+		return "the NIC trees do AllReduce, Reduce and Broadcast";
+	if (c->dtype != swcclFloat32 && c->dtype != swcclFloat64 &&
+	    c->dtype != swcclInt32 && c->dtype != swcclInt64)
+		return "the NIC's ALU takes 32- and 64-bit elements (float32/64, int32/64)";
+	if (c->coll != SWCCL_BROADCAST && c->op != swcclSum && c->op != swcclMax &&
+	    c->op != swcclMin)
+		return "the NIC's ALU adds, and takes the max or min";
+	if (c->count * c->esize > SWAI_NIC_DATA_MAX)
+		return "more than 48 bytes (one NIC descriptor's data)";
+	return NULL;
+}
+
+void swccl_nic_free(struct swccl_shared *sh)
+{
+	struct swccl_nic *n = sh->nic;
+	int dev = 0;
+
+	if (!n)
+		return;
+	sdaaGetDevice(&dev);
+	for (int r = 0; r < sh->nranks; r++) {
+		if (sh->comm[r]->remote)
+			continue;
+		if (n->port[r].key)
+			sdaaNicClose(&n->port[r]);
+		if (n->stage[r])
+			sdaaFreeHost(n->stage[r]);
+	}
+	sdaaGetLastError();
+	sdaaSetDevice(dev);
+	free(n);
+	sh->nic = NULL;
+}
+
+/* Rank @r's port and staging, on its card; its peer record. */
+static swcclResult_t open_rank(struct swccl_shared *sh, struct swccl_nic *n, int r,
+			       swcclComm_t comm0)
+{
+	struct swcclComm *cm = sh->comm[r];
+	void *dp = NULL;
+
+	if (sdaaSetDevice(cm->dev) || sdaaNicOpen(cm->dev, &n->port[r]))
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d (card %d): no NIC "
+				  "port: %s (the NIC algorithms need cards on a network: "
+				  "tools/vm/swai-cluster, or swai-vm --nic-hub)", r, cm->card,
+				  sdaaGetErrorString(sdaaGetLastError()));
+	if (sdaaMallocHost(&n->stage[r], SWCCL_NIC_STAGE) ||
+	    sdaaHostGetDevicePointer(&dp, n->stage[r], 0))
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: cannot pin %d bytes "
+				  "of staging: %s", r, SWCCL_NIC_STAGE,
+				  sdaaGetErrorString(sdaaGetLastError()));
+	memset(n->stage[r], 0, SWCCL_NIC_STAGE);
+	n->peer[r] = (struct swccl_nic_peer){
+		.node = n->port[r].node, .vport = n->port[r].vport, .key = n->port[r].key,
+		.stage = (uint64_t)(uintptr_t)dp,
+	};
+	return swcclSuccess;
+}
+
+swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0)
+{
+	struct swccl_nic *n;
+	swcclResult_t res = swcclSuccess;
+	int dev = 0;
+
+	if (sh->nic)
+		return swcclSuccess;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return swccl_fail(comm0, swcclSystemError, "out of memory");
+	sh->nic = n;
+	sdaaGetDevice(&dev);
+	for (int r = 0; r < sh->nranks && !res; r++)
+		if (!sh->comm[r]->remote)
+			res = open_rank(sh, n, r, comm0);
+	sdaaSetDevice(dev);
+	if (!res && sh->xproc) {
+		struct swccl_nic_peer all[SWCCL_MAX_RANKS];
+
+		res = swccl_xproc_allgather(sh, &n->peer[comm0->rank], sizeof(n->peer[0]),
+					    all, "the NIC ports");
+		if (!res)
+			memcpy(n->peer, all, sizeof(all[0]) * (size_t)sh->nranks);
+	}
+	if (res)
+		swccl_nic_free(sh);
+	else
+		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "NIC ports of %d ranks: rank 0 node %u "
+			  "port %u", sh->nranks, n->peer[0].node, n->peer[0].vport);
+	return res;
+}

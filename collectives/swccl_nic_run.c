@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_nic_run.c - a call over the NIC transport (swccl_nic.h): its plan
+ * (the algorithm, and its time from the NIC engines' model) and its run on
+ * the cards' ports.
+ *
+ * The call is host-synchronous, as the paper's RING is: each local rank's
+ * stream is synchronised first (the call follows the work before it), its
+ * input read by the host (pinned host memory directly; device memory with
+ * a copy), and the call returns when every local rank's descriptors have
+ * completed, its result in its buffer.  The host's modeled time then is
+ * the last completion's plus the host sync cost (sdaaNicWait).
+ */
+#include <string.h>
+
+#include <drm/swai_accel.h>
+
+#include "swccl_nic.h"
+#include "swccl_plan.h"
+
+struct real {
+	struct swccl_shared *sh;
+	swcclComm_t comm0;
+};
+
+static swcclResult_t r_post(void *o, int r, const struct swai_nic_desc *d, int n,
+			    uint64_t at_ns)
+{
+	struct real *x = o;
+	uint8_t raw[SWAI_NIC_TREE_MAX_DESCS][SWAI_NIC_DESC_SIZE];
+	const sdaaNicPort_t *port = &x->sh->nic->port[r];
+	unsigned int posted = 0;
+	sdaaError_t e;
+
+	for (int i = 0; i < n; i++)
+		swai_nic_desc_encode(raw[i], &d[i]);
+	e = sdaaNicPostAt(port, raw, (unsigned int)n, at_ns, &posted);
+	if (e)
+		return swccl_fail(x->comm0, swcclUnhandledSdaaError, "rank %d (card %d, node %u): "
+				  "posting %d NIC descriptors: %s (%u taken)", r,
+				  x->sh->comm[r]->card, port->node, n, sdaaGetErrorString(e),
+				  posted);
+	return swcclSuccess;
+}
+
+static const char *status_name(unsigned int s)
+{
+	static const char *const n[] = {
+		"OK", "E_MISSING (a child's packet missing)", "E_MISMATCH (a child of another "
+		"type)", "E_OVERRUN (a slot full)", "E_ROUTE (a node the network does not "
+		"reach)", "E_FAULT (an address not mapped)", "E_COUNTER", "E_RESET (a port "
+		"reset)", "E_KEY (a closed port or a wrong key)",
+	};
+
+	return s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
+}
+
+static swcclResult_t r_wait(void *o, int r, int n, uint64_t *end_ns)
+{
+	struct real *x = o;
+	sdaaNicCompletion_t cq[SWAI_NIC_TREE_MAX_DESCS];
+	const sdaaNicPort_t *port = &x->sh->nic->port[r];
+	unsigned int got = 0, ms = (unsigned int)(swccl_timeout_s() * 1000);
+	sdaaError_t e;
+
+	e = sdaaNicWait(port, cq, (unsigned int)n, (unsigned int)n, ms, &got);
+	if (e == sdaaErrorTimeout || (!e && got < (unsigned int)n))
+		return swccl_fail(x->comm0, swcclTimeout, "rank %d (card %d, node %u) had %u of "
+				  "%d NIC completions after SWCCL_TIMEOUT (%.0f s): a peer "
+				  "(another node?) did not send its part", r,
+				  x->sh->comm[r]->card, port->node, got, n, swccl_timeout_s());
+	if (e)
+		return swccl_fail(x->comm0, swcclUnhandledSdaaError, "rank %d: NIC wait: %s", r,
+				  sdaaGetErrorString(e));
+	*end_ns = 0;
+	for (unsigned int i = 0; i < got; i++) {
+		if (cq[i].status)
+			return swccl_fail(x->comm0, swcclRemoteError, "rank %d (card %d, node "
+					  "%u): NIC descriptor %u ended %s", r,
+					  x->sh->comm[r]->card, port->node, cq[i].index,
+					  status_name(cq[i].status));
+		*end_ns = cq[i].timeNs > *end_ns ? cq[i].timeNs : *end_ns;
+	}
+	return swcclSuccess;
+}
+
+static void r_read(void *o, int r, size_t off, void *buf, size_t len)
+{
+	struct real *x = o;
+
+	memcpy(buf, (uint8_t *)x->sh->nic->stage[r] + off, len);
+}
+
+/* The job of @c as the trees see it; the local ranks' inputs not yet read. */
+static void job_of(struct swccl_shared *sh, const struct swccl_call *c,
+		   struct swccl_nic_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->coll = c->coll == SWCCL_ALLREDUCE ? SWAI_NIC_TREE_ALLREDUCE :
+		  c->coll == SWCCL_REDUCE ? SWAI_NIC_TREE_REDUCE : SWAI_NIC_TREE_BCAST;
+	j->nranks = c->nranks;
+	j->root = c->coll == SWCCL_ALLREDUCE ? 0 : c->root;
+	j->k = swccl_nic_branch();
+	swccl_nic_types(c, &j->rtype, &j->dtype, &j->width);
+	j->count = (unsigned int)c->count;
+	j->sync_ns = c->tp.syncNs;
+	for (int r = 0; r < c->nranks; r++) {
+		j->local[r] = !sh->comm[r]->remote;
+		if (c->coll != SWCCL_REDUCE || r == c->root)
+			j->recv[r] = c->r[r].recv.va;
+	}
+	if (sh->nic)
+		j->peer = sh->nic->peer;
+}
+
+/* Do this process's ranks' cards have NIC ports on a network? */
+static bool cards_have_nic(struct swccl_shared *sh, const struct swccl_call *c)
+{
+	for (int r = 0; r < c->nranks; r++) {
+		struct sdaaDeviceProp pr;
+
+		if (sh->comm[r]->remote)
+			continue;
+		if (sdaaGetDeviceProperties(&pr, c->r[r].dev)) {
+			sdaaGetLastError();
+			return false;
+		}
+		if (!(pr.capabilities & DRM_SWAI_CAP_NIC))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The modeled cost of bringing inputs on the cards to the host first: one
+ * COPY job per rank at once (datasheet §14: it starts a launch after the
+ * host, costs a step and the bytes over PCIe, ends on a whole ns), then
+ * the host's wait for it.
+ */
+static uint64_t input_ns(struct swccl_shared *sh, const struct swccl_call *c)
+{
+	uint64_t bytes = (uint64_t)c->count * c->esize, ps;
+
+	for (int r = 0; r < c->nranks; r++) {
+		if (sh->comm[r]->remote || c->r[r].send.tier == SWCCL_HOST || !bytes ||
+		    (c->coll == SWCCL_BROADCAST && r != c->root))
+			continue;
+		ps = ((uint64_t)c->tp.launchNs + c->tp.stepNs) * 1000 +
+		     (bytes * 1000000 + c->tp.pcieMBps - 1) / c->tp.pcieMBps;
+		return (ps + 999) / 1000 + c->tp.syncNs;
+	}
+	return 0;
+}
+
+swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
+			     struct swccl_plan *p, swcclComm_t comm0)
+{
+	struct swccl_nic_peer fake[SWCCL_MAX_RANKS];
+	struct swccl_nic_job j;
+	const char *why = swccl_nic_unsupported(c, c->want);
+	uint64_t ns = 0;
+
+	if (why)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s", swcclAlgoName(c->want),
+				  why);
+	job_of(sh, c, &j);
+	/*
+	 * The model runs on the ports' real places (ranks of one card share
+	 * its node and reach each other without a wire), the nodes numbered
+	 * from 0 in the order they first appear.
+	 */
+	if (swccl_nic_setup(sh, comm0))
+		return swcclUnhandledSdaaError;
+	for (int r = 0; r < c->nranks; r++) {
+		uint32_t node = (uint32_t)r;
+
+		for (int q = 0; q < r; q++)
+			if (sh->nic->peer[q].node == sh->nic->peer[r].node)
+				node = fake[q].node;
+		fake[r] = (struct swccl_nic_peer){ .node = node, .vport = sh->nic->peer[r].vport };
+	}
+	j.peer = fake;
+	if (swccl_nic_model(&j, c->want, &c->tp, &ns))
+		return swccl_fail(comm0, swcclInternalError, "%s: the NIC model failed",
+				  swcclAlgoName(c->want));
+	p->algo = c->want;
+	p->how = swcclAlgoName(c->want);
+	/* The host learns of the last completion a sync later. */
+	p->us = (double)(ns + c->tp.syncNs + input_ns(sh, c)) / 1000.0;
+	p->transfer_us = 0;
+	p->launches = 0;
+	p->host_syncs = 1;
+	p->fused = -1;
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%zu x %s on %d ranks over the NICs: %s, "
+		  "tree of degree %u, %.3f us", c->count, swccl_type_name(c->dtype), c->nranks,
+		  p->how, j.k, p->us);
+	return swcclSuccess;
+}
+
+bool swccl_nic_auto(struct swccl_shared *sh, struct swccl_call *c, const struct swccl_plan *best,
+		    struct swccl_plan *p, swcclComm_t comm0)
+{
+	struct swccl_plan q = { .fused = -1 };
+	char err[sizeof(comm0->lasterr)];
+
+	if (swccl_nic_unsupported(c, swcclAlgoNic) || !cards_have_nic(sh, c))
+		return false;
+	memcpy(err, comm0->lasterr, sizeof(err));
+	c->want = swcclAlgoNic;
+	if (swccl_nic_plan(sh, c, &q, comm0)) {
+		memcpy(comm0->lasterr, err, sizeof(err));
+		c->want = swcclAlgoAuto;
+		return false;
+	}
+	c->want = swcclAlgoAuto;
+	if (best && best->us <= q.us)
+		return false;
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu: NIC %.3f us%s%s -> NIC", swcclAlgoName(
+		  swcclAlgoAuto), (unsigned long long)c->seq, q.us,
+		  best ? ", beats " : " (nothing else runs)", best ? best->how : "");
+	*p = q;
+	return true;
+}
+
+swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
+			    struct swccl_plan *p, swcclComm_t comm0)
+{
+	struct real x = { sh, comm0 };
+	struct swccl_nic_io io = { &x, r_post, r_wait, r_read };
+	struct swccl_nic_job j;
+	size_t bytes = c->count * c->esize;
+	swcclResult_t res;
+	uint64_t end;
+
+	res = swccl_nic_setup(sh, comm0);
+	if (res)
+		return res;
+	job_of(sh, c, &j);
+	j.comm = comm0;
+	/*
+	 * Inputs on the cards come to the host in one copy per rank, all
+	 * queued at once on the ranks' streams (after the work before the
+	 * call); then every stream is synchronised, so the call follows it.
+	 */
+	for (int r = 0; r < c->nranks; r++) {
+		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
+		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWCCL_NIC_SLOT;
+
+		if (!j.local[r] || !sp || !bytes || c->r[r].send.tier == SWCCL_HOST)
+			continue;
+		if (sdaaSetDevice(c->r[r].dev) ||
+		    sdaaMemcpyAsync(in, sp, bytes, sdaaMemcpyDeviceToHost, c->r[r].stream))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reading its "
+					  "input: %s", r, sdaaGetErrorString(sdaaGetLastError()));
+	}
+	for (int r = 0; r < c->nranks; r++) {
+		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
+		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWCCL_NIC_SLOT;
+
+		if (!j.local[r])
+			continue;
+		if (sdaaSetDevice(c->r[r].dev) || sdaaStreamSynchronize(c->r[r].stream))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: %s", r,
+					  sdaaGetErrorString(sdaaGetLastError()));
+		j.data[r].count = (unsigned int)c->count;
+		if (sp && bytes)
+			memcpy(j.data[r].data, c->r[r].send.tier == SWCCL_HOST ? sp : in, bytes);
+	}
+	/*
+	 * Every post at an explicit time: the call starts at the host's clock
+	 * now, and each HOST rank's host then keeps its own (one process may
+	 * stand for several hosts).
+	 */
+	{
+		struct sdaaTimingParams tp;
+		int l = 0;
+
+		while (!j.local[l])
+			l++;
+		if (sdaaDeviceGetTimingParams(&tp, c->r[l].dev))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "%s",
+					  sdaaGetErrorString(sdaaGetLastError()));
+		j.start_ns = tp.hostClockNs;
+	}
+	res = (p->algo == swcclAlgoHost ? swccl_nic_tree_host : swccl_nic_tree_offload)(&j, &io,
+											&end);
+	swccl_log(SWCCL_LOG_INFO, SWCCL_LAUNCH, "%s #%llu over the NICs (%s): %s, last "
+		  "completion at %llu ns", swcclAlgoName(p->algo), (unsigned long long)c->seq,
+		  p->how, res ? "failed" : "done", (unsigned long long)end);
+	return res;
+}
