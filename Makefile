@@ -269,7 +269,7 @@ TOOLS := $(B)/bin/swai-smi $(B)/bin/sdaa-alloc-bench $(B)/bin/sdaa-bandwidth $(B
 	$(B)/bin/swccl-mlp $(B)/bin/swccl-sched $(B)/bin/swccl-sim $(B)/bin/swccl-synth
 tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
-BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c \
+BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c tools/bench/swccl-bench-launch.c \
 	tools/bench/swccl-bench-summary.c tools/bench/swccl-bench-fused.c \
 	tools/bench/swccl-bench-overhead.c tools/bench/swccl-tp.c
 $(B)/bin/swccl-bench: $(call objs,obj,$(BENCH_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \

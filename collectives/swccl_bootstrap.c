@@ -346,35 +346,28 @@ static int comm_id(uint32_t *ip, uint16_t *port)
 	return 1;
 }
 
-int swccl_boot_new_id(swcclUniqueId *id, double timeout_s, char *why, size_t n)
+static int parse_id(const swcclUniqueId *id, uint32_t *ip, uint16_t *port, uint64_t *nonce);
+
+/* A root for @nonce listening on @ip:@port (0: any); *bound its port. 0 or -1. */
+static int start_root(uint32_t ip, uint16_t port, uint64_t nonce, double timeout_s,
+		      uint16_t *bound, char *why, size_t n)
 {
 	struct root *rt = calloc(1, sizeof(*rt));
-	uint32_t ip = htonl(INADDR_ANY), adv;
-	uint16_t port = 0, bound;
-	char addr[INET_ADDRSTRLEN];
 	pthread_t t;
-	int fixed = comm_id(&ip, &port);
 
-	if (!rt || fixed < 0) {
-		snprintf(why, n, fixed < 0 ? "SWCCL_COMM_ID \"%s\" is not host:port (IPv4)" :
-			 "out of memory%s", fixed < 0 ? swccl_param(SWCCL_PARAM_COMM_ID) : "");
-		free(rt);
+	if (!rt) {
+		snprintf(why, n, "out of memory");
 		return -1;
 	}
 	rt->timeout_s = timeout_s;
-	adv = fixed ? ip : local_ip();
-	rt->lfd = listen_on(fixed ? ip : htonl(INADDR_ANY), port, &bound);
-	if (rt->lfd < 0 || getrandom(&rt->nonce, sizeof(rt->nonce), 0) != sizeof(rt->nonce)) {
-		snprintf(why, n, "cannot listen for the ranks: %s", strerror(errno));
-		if (rt->lfd >= 0)
-			close(rt->lfd);
+	rt->nonce = nonce;
+	rt->lfd = listen_on(ip, port, bound);
+	if (rt->lfd < 0) {
+		snprintf(why, n, "cannot listen for the ranks on port %u: %s", ntohs(port),
+			 strerror(errno));
 		free(rt);
 		return -1;
 	}
-	memset(id, 0, sizeof(*id));
-	inet_ntop(AF_INET, &adv, addr, sizeof(addr));
-	snprintf(id->internal, sizeof(id->internal), ID_PREFIX "%s %u %016llx", addr,
-		 ntohs(bound), (unsigned long long)rt->nonce);
 	if (pthread_create(&t, NULL, root_main, rt)) {
 		close(rt->lfd);
 		free(rt);
@@ -383,6 +376,79 @@ int swccl_boot_new_id(swcclUniqueId *id, double timeout_s, char *why, size_t n)
 	}
 	pthread_detach(t);
 	return 0;
+}
+
+/*
+ * With SWCCL_COMM_ID the id is the same in every process: its address, and
+ * a nonce every process derives alike -- SWCCL_COMM_NONCE (hex) if set,
+ * else a hash of SWCCL_COMM_ID itself.
+ */
+static uint64_t fixed_nonce(void)
+{
+	const char *v = getenv("SWCCL_COMM_NONCE"), *s = swccl_param(SWCCL_PARAM_COMM_ID);
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	if (v && *v)
+		return strtoull(v, NULL, 16);
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+int swccl_boot_new_id(swcclUniqueId *id, double timeout_s, char *why, size_t n)
+{
+	uint32_t ip = htonl(INADDR_ANY), adv;
+	uint16_t port = 0, bound;
+	char addr[INET_ADDRSTRLEN];
+	uint64_t nonce;
+	int fixed = comm_id(&ip, &port);
+
+	if (fixed < 0) {
+		snprintf(why, n, "SWCCL_COMM_ID \"%s\" is not host:port (IPv4)",
+			 swccl_param(SWCCL_PARAM_COMM_ID));
+		return -1;
+	}
+	memset(id, 0, sizeof(*id));
+	if (fixed) {
+		/* As NCCL_COMM_ID: no root here; rank 0 starts it (swccl_boot_serve). */
+		inet_ntop(AF_INET, &ip, addr, sizeof(addr));
+		snprintf(id->internal, sizeof(id->internal), ID_PREFIX "%s %u %016llx", addr,
+			 ntohs(port), (unsigned long long)fixed_nonce());
+		return 0;
+	}
+	if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce)) {
+		snprintf(why, n, "no random nonce: %s", strerror(errno));
+		return -1;
+	}
+	adv = local_ip();
+	if (start_root(ip, port, nonce, timeout_s, &bound, why, n))
+		return -1;
+	inet_ntop(AF_INET, &adv, addr, sizeof(addr));
+	snprintf(id->internal, sizeof(id->internal), ID_PREFIX "%s %u %016llx", addr,
+		 ntohs(bound), (unsigned long long)nonce);
+	return 0;
+}
+
+int swccl_boot_fixed(void)
+{
+	uint32_t ip;
+	uint16_t port;
+
+	return comm_id(&ip, &port) > 0;
+}
+
+int swccl_boot_serve(const swcclUniqueId *id, double timeout_s, char *why, size_t n)
+{
+	uint32_t ip;
+	uint16_t port, bound;
+	uint64_t nonce;
+
+	if (parse_id(id, &ip, &port, &nonce)) {
+		snprintf(why, n, "not an id of swcclGetUniqueId");
+		return -1;
+	}
+	/* Every address: the id's may be this host's on an interface of its own. */
+	return start_root(htonl(INADDR_ANY), port, nonce, timeout_s, &bound, why, n);
 }
 
 /* --- a rank --- */

@@ -18,12 +18,18 @@
 struct swccl_boot;
 
 /*
- * A new id whose root listens on every address (SWCCL_COMM_ID="host:port"
- * picks the root's address and port instead, as NCCL_COMM_ID); its thread
- * serves one communicator's joining, whose ranks all come within
- * @timeout_s of the first.  0, or -1 with @why.
+ * A new id whose root listens on every address; its thread serves one
+ * communicator's joining, whose ranks all come within @timeout_s of the
+ * first.  With SWCCL_COMM_ID="host:port" (as NCCL_COMM_ID) the id names
+ * that address instead and starts nothing: every process of a job makes
+ * the same id, and rank 0's swcclCommInitRank serves it
+ * (swccl_boot_serve).  0, or -1 with @why.
  */
 int swccl_boot_new_id(swcclUniqueId *id, double timeout_s, char *why, size_t n);
+/* Is SWCCL_COMM_ID set (every process makes the same id, rank 0 serves it)? */
+int swccl_boot_fixed(void);
+/* Rank 0 under SWCCL_COMM_ID: serve the id's joining from this process. */
+int swccl_boot_serve(const swcclUniqueId *id, double timeout_s, char *why, size_t n);
 
 /*
  * Rank @rank of @nranks joins the comm of @id, giving @len bytes of @mine;

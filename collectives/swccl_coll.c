@@ -227,6 +227,20 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	/* Over the NICs: another transport, its own plan (swccl_nic_run.c). */
 	if (c->want == swcclAlgoNic || c->want == swcclAlgoHost)
 		return swccl_nic_plan(sh, c, p, comm0);
+	/* Ranks on other nodes: only the NICs reach them. */
+	if (sh->xnodes) {
+		const char *why = swccl_nic_unsupported(c, swcclAlgoNic);
+
+		if (c->want)
+			return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and "
+					  "between nodes only NIC and HOST run (%s needs the fabric "
+					  "of one node)", name(c), swcclAlgoName(c->want));
+		if (!why && swccl_nic_auto(sh, c, NULL, p, comm0))
+			return swcclSuccess;
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and no "
+				  "algorithm between nodes runs it: %s", name(c),
+				  why ? why : "the cards have no NIC port on a network");
+	}
 	swccl_xcard_topo(sh, c);
 	if (!swccl_plan_lookup(sh, c, p)) {
 		r = choose(sh, c, p, comm0);

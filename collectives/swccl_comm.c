@@ -550,6 +550,14 @@ SWCCL_EXPORT swcclResult_t swcclCommInitRank(swcclComm_t *comm, int nranks, swcc
 	all = calloc((size_t)nranks, sizeof(*all));
 	if (!all)
 		return swccl_fail(NULL, swcclSystemError, "swcclCommInitRank: out of memory");
+	/* SWCCL_COMM_ID: the id names rank 0's host, and rank 0 serves it (NCCL's way). */
+	if (rank == 0 && swccl_boot_fixed() &&
+	    swccl_boot_serve(&id, swccl_timeout_s(), why, sizeof(why))) {
+		free(all);
+		return swccl_fail(NULL, swcclSystemError, "swcclCommInitRank: rank 0 cannot "
+				  "serve SWCCL_COMM_ID %s: %s", swccl_param(SWCCL_PARAM_COMM_ID),
+				  why);
+	}
 	/* Everyone's place, through the id's root (TCP: any process, any host). */
 	if (swccl_boot_join(&id, rank, nranks, &me, sizeof(me), all, swccl_timeout_s(), &boot,
 			    why, sizeof(why))) {

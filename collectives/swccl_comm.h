@@ -79,6 +79,7 @@ struct swccl_shared {
 	bool xmodel_tried;
 	/* one rank per process (swccl_xproc.c); NULL: all ranks are here */
 	struct swccl_xproc *xproc;
+	bool xnodes;				/* some ranks on other nodes: NICs only */
 	/* the NIC transport (swccl_nic.c), set up at the first NIC call */
 	struct swccl_nic *nic;
 	/* several core groups of several cards (swccl_hier.c): the levels */

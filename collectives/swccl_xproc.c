@@ -70,8 +70,30 @@ swcclResult_t swccl_xproc_rec(int dev, struct swccl_xproc_rec *me, char *why, si
 	me->fabric_tag = tag;
 	me->ldm = (uint32_t)((size_t)p.cpeCount * p.ldmPerCpe);
 	me->version = SWCCL_VERSION;
-	gethostname(me->host, sizeof(me->host) - 1);
+	swccl_xproc_host(me->host, sizeof(me->host));
 	return swcclSuccess;
+}
+
+/*
+ * This host's identity: its name and its boot's id, as NCCL's host hash
+ * (VMs of one image share a name; a boot id is unique).
+ */
+void swccl_xproc_host(char *host, size_t n)
+{
+	char boot[40] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	size_t l;
+
+	if (f) {
+		if (!fgets(boot, sizeof(boot), f))
+			boot[0] = 0;
+		fclose(f);
+	}
+	boot[strcspn(boot, "\n")] = 0;
+	memset(host, 0, n);
+	gethostname(host, n / 2);
+	l = strlen(host);
+	snprintf(host + l, n - l, "/%s", boot);
 }
 
 static int list_add(void ***list, int *n, void *p)
@@ -100,7 +122,7 @@ swcclResult_t swccl_xproc_attach(struct swccl_shared *sh, int rank, struct swccl
 	x->boot = boot;
 	memcpy(x->rec, all, sizeof(*all) * (size_t)sh->nranks);
 	sh->xproc = x;
-	gethostname(host, sizeof(host) - 1);
+	swccl_xproc_host(host, sizeof(host));
 	sh->nlocal = 1;
 	sh->card = all[rank].card;
 	sh->ldm = all[rank].ldm;
@@ -111,18 +133,22 @@ swcclResult_t swccl_xproc_attach(struct swccl_shared *sh, int rank, struct swccl
 			return swccl_fail(sh->comm[rank], swcclInvalidUsage, "rank %d runs "
 					  "libswccl %u, rank %d %u: one library for all ranks", q,
 					  r->version, rank, all[rank].version);
-		if (r->fabric_id < 0 || r->fabric_tag != all[rank].fabric_tag)
+		x->same_host[q] = !strcmp(host, r->host);
+		/* Another node: reached over the NICs only (swccl_nic.h). */
+		if (!x->same_host[q])
+			sh->xnodes = true;
+		if (x->same_host[q] && (r->fabric_id < 0 ||
+					 r->fabric_tag != all[rank].fabric_tag))
 			return swccl_fail(sh->comm[rank], swcclInvalidUsage, "rank %d's card %d "
 					  "is not on rank %d's fabric: the processes of a comm are "
 					  "on cards of one fabric (tools/vm/swai-vm --topology)", q,
 					  r->card, rank);
 		for (int p = 0; p < q; p++)
-			if (all[p].card == r->card)
+			if (all[p].card == r->card && !strcmp(all[p].host, r->host))
 				return swccl_fail(sh->comm[rank], swcclInvalidUsage,
 						  "ranks %d and %d are both on card %d: a comm of "
 						  "one process per rank has one rank per card", p,
 						  q, r->card);
-		x->same_host[q] = !strcmp(host, r->host);
 		sh->fabric_id[q] = r->fabric_id;
 		sh->ldm = r->ldm < sh->ldm ? r->ldm : sh->ldm;
 		if (q == rank)
@@ -134,9 +160,13 @@ swcclResult_t swccl_xproc_attach(struct swccl_shared *sh, int rank, struct swccl
 						   .card = r->card, .remote = true,
 						   .pid = r->pid };
 	}
-	/* One process per card: every pair of cards maps the other (IPC). */
-	for (int q = 0; q < sh->nranks; q++)
-		sh->reach[q] = (uint32_t)(((uint64_t)1 << sh->nranks) - 1) & ~(1u << q);
+	/* One process per card: every pair of cards of a node maps the other (IPC). */
+	for (int q = 0; q < sh->nranks; q++) {
+		sh->reach[q] = 0;
+		for (int p = 0; p < sh->nranks; p++)
+			if (p != q && !strcmp(all[p].host, all[q].host))
+				sh->reach[q] |= 1u << p;
+	}
 	sh->xcard = true;
 	sh->peer = true;
 	return swcclSuccess;
@@ -199,6 +229,10 @@ static swcclResult_t exchange(struct swccl_shared *sh, size_t bytes, void **view
 		}
 		if (q == x->rank) {
 			view[q] = p;
+			continue;
+		}
+		if (!x->same_host[q]) {		/* another node's: no IPC there */
+			view[q] = NULL;
 			continue;
 		}
 		e = sdaaIpcOpenMemHandle(&view[q], all[q].h, 0);

@@ -27,6 +27,8 @@ struct swccl_xproc_rec {
 	char host[64];			/* gethostname(): whose pids can be checked */
 };
 
+/* This host's identity (name and boot id), as the records carry it. */
+void swccl_xproc_host(char *host, size_t n);
 /* This process's rank's record. */
 swcclResult_t swccl_xproc_rec(int dev, struct swccl_xproc_rec *me, char *why, size_t n);
 

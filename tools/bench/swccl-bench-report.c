@@ -39,10 +39,12 @@ void bench_table_row(FILE *f, const struct bench_row *r)
 
 void bench_json_row(FILE *f, const struct bench_row *r)
 {
-	fprintf(f, "{\"kind\":\"row\",\"coll\":\"%s\",\"cards\":%d,\"ranks\":%d,\"bytes\":%zu,"
-		"\"count\":%zu,\"type\":\"%s\",\"op\":\"%s\",\"algo\":\"%s\",\"chosen\":\"%s\","
-		"\"time_us\":%.3f,\"algbw\":%.4f,\"busbw\":%.4f,\"wall_us\":%.1f,\"wrong\":%ld,",
-		bench_coll_name(r->coll), r->cards ? r->cards : 1, r->nranks, r->bytes, r->count,
+	fprintf(f, "{\"kind\":\"row\",\"coll\":\"%s\",\"nodes\":%d,\"cards\":%d,\"ranks\":%d,"
+		"\"bytes\":%zu,\"count\":%zu,\"type\":\"%s\",\"op\":\"%s\",\"algo\":\"%s\","
+		"\"chosen\":\"%s\",\"time_us\":%.3f,\"algbw\":%.4f,\"busbw\":%.4f,\"wall_us\":%.1f,"
+		"\"wrong\":%ld,",
+		bench_coll_name(r->coll), r->nodes ? r->nodes : 1, r->cards ? r->cards : 1,
+		r->nranks, r->bytes, r->count,
 		bench_type_name(r->type),
 		bench_op_name(r->op), bench_algo_name(r->algo), bench_algo_name(r->chosen),
 		r->time_us, r->algbw, r->busbw, r->wall_us, r->wrong);

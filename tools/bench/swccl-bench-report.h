@@ -18,6 +18,7 @@ struct bench_row {
 	swcclAlgo_t algo;
 	swcclAlgo_t chosen;	/* what ran: algo, or AUTO's choice */
 	int nranks, cards;	/* cards: 1 for a comm of one card's core groups */
+	int nodes;		/* nodes of a cluster (swai-cluster); 1 */
 	size_t bytes, count;
 	double time_us;		/* modeled: max over ranks from a common start */
 	double wall_us;		/* emulator time between the same events */

@@ -125,7 +125,7 @@ static void pick_devices(struct bench *b)
 /* Bytes of rank buffers: [0] send, [1] recv (0: in place in the other). */
 static void buffer_sizes(const struct bench *b, size_t cap, size_t *sz)
 {
-	size_t shard = cap / (size_t)b->o.nranks;
+	size_t shard = cap / (size_t)bench_world(b);
 
 	if (b->o.global) {
 		sz[0] = cap;
@@ -159,7 +159,11 @@ void bench_setup(struct bench *b)
 {
 	size_t sz[2], want = b->o.maxb;
 
-	pick_devices(b);
+	if (b->world)		/* a launcher's process: its card, set already */
+		snprintf(b->cardname, sizeof(b->cardname), "%d nodes x %d cards", b->nodes,
+			 b->world / b->nodes);
+	else
+		pick_devices(b);
 	TRY(sdaaDeviceGetTimingParams(&b->tp, b->dev[0]));
 	b->paper = (struct bench_paper){ b->tp.ringMBps / 1e3, b->tp.launchNs / 1e3,
 		b->tp.syncNs / 1e3, b->tp.stepNs / 1e3 };
@@ -174,7 +178,15 @@ void bench_setup(struct bench *b)
 			b->cap);
 		b->o.maxb = b->cap;
 	}
-	CCL(b, swcclCommInitAll(b->comm, b->o.nranks, b->dev));
+	if (b->world) {
+		swcclUniqueId id;
+
+		TRY(sdaaSetDevice(b->dev[0]));
+		CCL(b, swcclGetUniqueId(&id));
+		CCL(b, swcclCommInitRank(&b->comm[0], b->world, id, b->base));
+	} else {
+		CCL(b, swcclCommInitAll(b->comm, b->o.nranks, b->dev));
+	}
 	buffer_sizes(b, b->cap, sz);
 	for (int r = 0; r < b->o.nranks; r++) {
 		TRY(sdaaSetDevice(b->dev[r]));
@@ -265,7 +277,7 @@ struct call {
 static void pointers(const struct bench *b, struct call *c)
 {
 	for (int r = 0; r < b->o.nranks; r++) {
-		size_t off = (size_t)r * c->param * c->esize;
+		size_t off = (size_t)(b->base + r) * c->param * c->esize;
 
 		c->send[r] = b->send[r];
 		c->recv[r] = b->recv[r];
@@ -363,8 +375,8 @@ static void timed(struct bench *b, const struct call *c, double *model, double *
 static void fill_input(struct bench *b, int r, size_t j0, size_t n, char *dst)
 {
 	for (size_t k = 0; k < n; k++)
-		bench_store(dst, k, b->o.type, bench_input(b->o.coll, b->o.type, b->o.op, r,
-							   b->o.nranks, j0 + k));
+		bench_store(dst, k, b->o.type, bench_input(b->o.coll, b->o.type, b->o.op,
+							   b->base + r, bench_world(b), j0 + k));
 }
 
 /* Upload fresh inputs (outputs poisoned), as each rank's buffers want them. */
@@ -375,11 +387,11 @@ static void prepare(struct bench *b, const struct call *c, size_t count)
 
 	for (int r = 0; r < o->nranks; r++) {
 		size_t in_off = 0, in_n = count, j0 = 0;
-		int has_input = o->coll != COLL_BC || r == o->root;
+		int has_input = o->coll != COLL_BC || b->base + r == o->root;
 
 		if (o->coll == COLL_AG) {
 			in_n = c->param;
-			j0 = (size_t)r * c->param;
+			j0 = (size_t)(b->base + r) * c->param;
 		}
 		if (o->global) {	/* one buffer: output poisoned, input in place */
 			memset(b->img, BENCH_POISON, bytes);
@@ -409,14 +421,15 @@ static long verify(struct bench *b, const struct call *c, size_t count)
 
 	for (int r = 0; r < o->nranks; r++) {
 		size_t n = o->coll == COLL_RS ? c->param : count;
-		size_t j0 = o->coll == COLL_RS ? (size_t)r * c->param : 0;
+		size_t j0 = o->coll == COLL_RS ? (size_t)(b->base + r) * c->param : 0;
 
-		if (o->coll == COLL_RD && r != o->root)
+		if (o->coll == COLL_RD && b->base + r != o->root)
 			continue;	/* only the root's recvbuff is defined */
 		TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDefault));
 		for (size_t k = 0; k < n; k++)
 			bench_store(b->want, k, o->type, bench_expect(o->coll, o->type, o->op,
-								      o->nranks, o->root, j0 + k));
+								      bench_world(b), o->root,
+								      j0 + k));
 		for (size_t k = 0; k < n; k++)
 			wrong += memcmp(b->back + k * es, b->want + k * es, es) != 0;
 	}
@@ -427,19 +440,21 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 {
 	const struct bench_opts *o = &b->o;
 	struct bench_row row = { .coll = o->coll, .type = o->type, .op = o->op, .algo = algo,
-		.nranks = o->nranks, .cards = o->cards ? o->cards : 1, .wrong = -1 };
+		.nranks = bench_world(b), .cards = b->world ? b->world : o->cards ? o->cards : 1,
+		.nodes = b->nodes ? b->nodes : 1, .wrong = -1 };
 	struct swcclCallInfo info;
 	struct call c = { .esize = bench_type_size(o->type) };
 	double model = 0, wall = 0, m, w;
 
-	row.bytes = bench_counts(o->coll, bytes, c.esize, o->nranks, &row.count, &c.param);
+	row.bytes = bench_counts(o->coll, bytes, c.esize, bench_world(b), &row.count, &c.param);
 	pointers(b, &c);
 	for (int r = 0; r < o->nranks; r++)
 		CCL(b, swcclCommSetAlgo(b->comm[r], algo));
 	/* An algorithm without this collective, or this rank count: no row. */
 	if (launch_group(b, &c, true) == swcclInvalidUsage) {
-		fprintf(stderr, "swccl-bench: %s: %s\n", bench_algo_name(algo),
-			swcclGetLastError(b->comm[0]));
+		if (!b->base)	/* every process says the same: the first says it */
+			fprintf(stderr, "swccl-bench: %s: %s\n", bench_algo_name(algo),
+				swcclGetLastError(b->comm[0]));
 		row.wrong = -2;
 		return row;
 	}
@@ -469,7 +484,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	row.host_syncs = info.host_syncs;
 	row.util = row.time_us > 0 ? info.transfer_us / row.time_us : 0;
 	row.algbw = bench_gbps((double)row.bytes, row.time_us);
-	row.busbw = row.algbw * bench_busbw_factor(o->coll, o->nranks);
+	row.busbw = row.algbw * bench_busbw_factor(o->coll, bench_world(b));
 	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoRing)
 		row.paper_gbps = bench_eq3(&b->paper, (double)row.bytes, o->nranks);
 	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoCsc)

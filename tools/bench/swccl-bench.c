@@ -141,21 +141,14 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 	for (int a = swcclAlgoRing; o->all && a < swcclNumAlgos; a++) {
 		bool xcard = a == swcclAlgoRing || a >= swcclAlgoMesh1;
 		const char *file = getenv("SWCCL_SCHED_FILE");
-		struct sdaaDeviceProp p0;
 
 		/* FILE only when there is a schedule file to run */
 		if (a == swcclAlgoFile && (!file || !*file))
 			continue;
-		/* NIC and HOST only on cards with a NIC port on a network */
-		if ((a == swcclAlgoNic || a == swcclAlgoHost) &&
-		    (sdaaGetDeviceProperties(&p0, 0) || !(p0.capabilities & DRM_SWAI_CAP_NIC))) {
-			sdaaGetLastError();
-			continue;
-		}
-		if (o->cards ? xcard : a <= swcclAlgoCsc1)
+		if (o->cards || bench_launched() ? xcard : a <= swcclAlgoCsc1)
 			o->algos[o->nalgos++] = (swcclAlgo_t)a;
 	}
-	if (o->all && o->cards)
+	if (o->all && (o->cards || bench_launched()))
 		o->algos[o->nalgos++] = swcclAlgoAuto;
 	/* --cards: the ranks are known once the cards' core groups are (pick_cards). */
 	if (o->cards) {
@@ -184,7 +177,15 @@ static void sweep(struct bench *b)
 		int first = b->nrows;
 
 		for (int a = 0; a < o->nalgos; a++) {
-			struct bench_row r = bench_measure(b, bytes, o->algos[a], o->check);
+			struct bench_row r;
+			struct sdaaDeviceProp p0;
+
+			/* -a all: NIC and HOST only on cards with a NIC port on a network */
+			if (o->all && (o->algos[a] == swcclAlgoNic || o->algos[a] == swcclAlgoHost) &&
+			    (sdaaGetDeviceProperties(&p0, b->dev[0]) ||
+			     !(p0.capabilities & DRM_SWAI_CAP_NIC)))
+				continue;
+			r = bench_measure(b, bytes, o->algos[a], o->check);
 
 			if (r.wrong != -2)	/* -2: the algorithm has no such call */
 				bench_add_row(b, r);
@@ -244,12 +245,15 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcasecmp(argv[1], "overhead"))
 		return bench_overhead_main(argc, argv);
 	parse(&b.o, argc, argv);
+	/* Under swai-cluster (torchrun's environment): one process per card. */
+	if (bench_launched() && bench_launch(&b))
+		return 1;
 	bench_setup(&b);
 	sweep(&b);
-	if (b.o.summary && (b.o.coll == COLL_AG || b.o.coll == COLL_RS))
+	if (b.o.summary && !b.world && (b.o.coll == COLL_AG || b.o.coll == COLL_RS))
 		bench_summary(&b);
-	if (b.o.plot)
+	if (b.o.plot && !b.base)
 		plot(&b, b.o.plot);
 	bench_teardown(&b);
-	return b.failed ? 1 : 0;
+	return b.world ? bench_launch_end(b.failed ? 1 : 0) : b.failed ? 1 : 0;
 }

@@ -7,6 +7,8 @@
 #ifndef SWCCL_BENCH_H
 #define SWCCL_BENCH_H
 
+#include <stdbool.h>
+
 #include "swccl-bench-model.h"
 #include "swccl-bench-report.h"
 
@@ -42,7 +44,26 @@ struct bench {
 	struct bench_paper paper;
 	struct bench_row *rows;
 	int nrows, maxrows, failed;
+	/*
+	 * Under a launcher (swccl-bench-launch.c): this process is one rank
+	 * (base) of world ranks, one per card of nodes nodes; 0: all ranks
+	 * are this process's.
+	 */
+	int world, base, nodes;
 };
+
+/* swccl-bench-launch.c: under a launcher, one process per card of the node. */
+bool bench_launched(void);
+/* Fork the node's processes; in each, b is its rank's. 0, or -1. */
+int bench_launch(struct bench *b);
+/* The node's status: @status, or 1 if one of its other processes failed. */
+int bench_launch_end(int status);
+
+/* The ranks of the communicator (all processes'). */
+static inline int bench_world(const struct bench *b)
+{
+	return b->world ? b->world : b->o.nranks;
+}
 
 void bench_setup(struct bench *b);
 void bench_teardown(struct bench *b);
