@@ -67,6 +67,7 @@ struct swccl_nic_job {
 	uint64_t recv[SWCCL_MAX_RANKS];		/* where each result goes (0: nowhere) */
 	struct swai_nic_vec data[SWCCL_MAX_RANKS];	/* the local ranks' inputs */
 	uint64_t start_ns;			/* when the hosts start (modeled) */
+	uint64_t lag_ns[SWCCL_MAX_RANKS];	/* and each rank this much later (its input's copy) */
 	uint64_t sync_ns;			/* HOST: a host learns of a completion this late */
 	swcclComm_t comm;			/* failures are its (NULL: the thread's) */
 };
@@ -77,8 +78,12 @@ struct swccl_nic_io {
 	/* Queue @n descriptors on rank @r's port at modeled @at_ns. */
 	swcclResult_t (*post)(void *o, int r, const struct swai_nic_desc *d, int n,
 			      uint64_t at_ns);
-	/* Take @n completions of rank @r's port, all OK; *end_ns the latest. */
-	swcclResult_t (*wait)(void *o, int r, int n, uint64_t *end_ns);
+	/*
+	 * Take @n completions of rank @r's port, all OK; *end_ns the latest.
+	 * swcclTimeout (no message: the tree says who it waited for) when
+	 * only *done came within SWCCL_TIMEOUT.
+	 */
+	swcclResult_t (*wait)(void *o, int r, int n, uint64_t *end_ns, int *done);
 	/* @len bytes of rank @r's staging from @off. */
 	void (*read_stage)(void *o, int r, size_t off, void *buf, size_t len);
 };

@@ -125,12 +125,13 @@ static swcclResult_t io_post(void *o, int r, const struct swai_nic_desc *d, int 
 	return swcclSuccess;
 }
 
-static swcclResult_t io_wait(void *o, int r, int n, uint64_t *end_ns)
+static swcclResult_t io_wait(void *o, int r, int n, uint64_t *end_ns, int *done)
 {
 	struct model *m = o;
 	uint64_t e = 0;
 
 	settle(m);
+	*done = m->ncq[r] < n ? m->ncq[r] : n;
 	if (m->bad || m->ncq[r] < n)
 		return swcclInternalError;
 	for (int i = 0; i < n; i++)

@@ -9,6 +9,7 @@
  * tree, so both algorithms combine in the same order and give the same
  * bits.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "swccl_nic.h"
@@ -16,6 +17,36 @@
 static int rank_of(const struct swccl_nic_job *j, int v)
 {
 	return (v + j->root) % j->nranks;
+}
+
+static int children(const struct swccl_nic_job *j, int v, int *first);
+
+/*
+ * Rank @r waited SWCCL_TIMEOUT for a packet: from its children (@up) or
+ * its parent.  Name them and their nodes: one of them is lost.
+ */
+static swcclResult_t lost(const struct swccl_nic_job *j, int r, bool up)
+{
+	int v = (r - j->root + j->nranks) % j->nranks, first, nch, n = 0;
+	char who[256] = "";
+
+	if (!up && v) {
+		int p = rank_of(j, (v - 1) / (int)j->k);
+
+		snprintf(who, sizeof(who), "its parent, rank %d (node %u)", p, j->peer[p].node);
+	} else {
+		nch = children(j, v, &first);
+		n = snprintf(who, sizeof(who), "its children:");
+		for (int i = 0; i < nch && n < (int)sizeof(who); i++) {
+			int c = rank_of(j, first + i);
+
+			n += snprintf(who + n, sizeof(who) - (size_t)n, " rank %d (node %u)", c,
+				      j->peer[c].node);
+		}
+	}
+	return swccl_fail(j->comm, swcclTimeout, "rank %d (node %u) had no packet from %s "
+			  "within SWCCL_TIMEOUT (%.0f s): that node is lost, or its process "
+			  "never made this call", r, j->peer[r].node, who, swccl_timeout_s());
 }
 
 /* Aim a descriptor the tree builder addressed to rank @dst (by number). */
@@ -60,16 +91,21 @@ swcclResult_t swccl_nic_tree_offload(const struct swccl_nic_job *j,
 		if (!j->recv[r])
 			for (int i = 0; i < m[r]; i++)
 				d[i].flags &= ~SWAI_NIC_F_COMPLETE;
-		res = io->post(io->o, r, d, m[r], j->start_ns);
+		res = io->post(io->o, r, d, m[r], j->start_ns + j->lag_ns[r]);
 		if (res)
 			return res;
 	}
 	for (int r = 0; r < j->nranks; r++) {
 		uint64_t e;
 
+		int done = 0;
+
 		if (!j->local[r])
 			continue;
-		res = io->wait(io->o, r, m[r], &e);
+		res = io->wait(io->o, r, m[r], &e, &done);
+		/* Its first descriptor (REDUCE) waits for the children, the rest the parent. */
+		if (res == swcclTimeout)
+			return lost(j, r, j->coll != SWAI_NIC_TREE_BCAST && done == 0);
 		if (res)
 			return res;
 		*end_ns = e > *end_ns ? e : *end_ns;
@@ -92,9 +128,9 @@ static struct swai_nic_desc put(const struct swccl_nic_job *j, int r, int to,
 	return d;
 }
 
-/* Wait on rank @r's port for @cp CP packets (its children's, or its parent's). */
+/* Wait on rank @r's port for @cp CP packets: its children's (@up), or its parent's. */
 static swcclResult_t notified(const struct swccl_nic_job *j, const struct swccl_nic_io *io,
-			      int r, uint32_t cp, uint64_t at, uint64_t *t)
+			      int r, uint32_t cp, uint64_t at, uint64_t *t, bool up)
 {
 	struct swai_nic_desc d = {
 		.kind = SWAI_NIC_KIND_BCAST, .vport = j->peer[r].vport,
@@ -105,8 +141,13 @@ static swcclResult_t notified(const struct swccl_nic_job *j, const struct swccl_
 	uint64_t e;
 	swcclResult_t res = io->post(io->o, r, &d, 1, at);
 
-	if (!res)
-		res = io->wait(io->o, r, 1, &e);
+	if (!res) {
+		int done;
+
+		res = io->wait(io->o, r, 1, &e, &done);
+		if (res == swcclTimeout)
+			return lost(j, r, up);
+	}
 	/* The host learns of it an interrupt and a return to user space later. */
 	if (!res && e + j->sync_ns > *t)
 		*t = e + j->sync_ns;
@@ -137,14 +178,14 @@ swcclResult_t swccl_nic_tree_host(const struct swccl_nic_job *j,
 
 		if (!j->local[r])
 			continue;
-		t[r] = j->start_ns;
+		t[r] = j->start_ns + j->lag_ns[r];
 		acc[r] = j->data[r];
 		acc[r].count = j->count;
 		if (!up)
 			continue;
 		nch = children(j, v, &first);
 		if (nch) {
-			res = notified(j, io, r, (uint32_t)nch, t[r], &t[r]);
+			res = notified(j, io, r, (uint32_t)nch, t[r], &t[r], true);
 			if (res)
 				return res;
 			for (int i = 0; i < nch; i++) {
@@ -167,7 +208,7 @@ swcclResult_t swccl_nic_tree_host(const struct swccl_nic_job *j,
 
 			res = io->post(io->o, r, &d, 1, t[r]);
 			if (!res)
-				res = io->wait(io->o, r, 1, &(uint64_t){ 0 });
+				res = io->wait(io->o, r, 1, &(uint64_t){ 0 }, &(int){ 0 });
 			if (res)
 				return res;
 		}
@@ -181,7 +222,7 @@ swcclResult_t swccl_nic_tree_host(const struct swccl_nic_job *j,
 		if (!j->local[r])
 			continue;
 		if (v && down) {
-			res = notified(j, io, r, 1, t[r], &t[r]);
+			res = notified(j, io, r, 1, t[r], &t[r], false);
 			if (res)
 				return res;
 			io->read_stage(io->o, r, (size_t)SWCCL_NIC_RES_SLOT * SWCCL_NIC_SLOT,
@@ -202,7 +243,7 @@ swcclResult_t swccl_nic_tree_host(const struct swccl_nic_job *j,
 		}
 		res = io->post(io->o, r, d, n, t[r]);
 		if (!res)
-			res = io->wait(io->o, r, n, &e);
+			res = io->wait(io->o, r, n, &e, &(int){ 0 });
 		if (res)
 			return res;
 		*end_ns = e > *end_ns ? e : *end_ns;

@@ -181,6 +181,7 @@ void bench_setup(struct bench *b)
 	if (b->world) {
 		swcclUniqueId id;
 
+		TRY(sdaaMallocHost((void **)&b->xv, 4 * sizeof(double)));
 		TRY(sdaaSetDevice(b->dev[0]));
 		CCL(b, swcclGetUniqueId(&id));
 		CCL(b, swcclCommInitRank(&b->comm[0], b->world, id, b->base));
@@ -436,6 +437,36 @@ static long verify(struct bench *b, const struct call *c, size_t count)
 	return wrong;
 }
 
+/*
+ * Under a launcher, every process's figure of one row made the whole's: the
+ * latest rank's times and all ranks' wrong elements, by two small
+ * AllReduces over the NICs (the only way between the nodes), after the
+ * timed runs so they time nothing.
+ */
+static void across(struct bench *b, swcclAlgo_t keep, double *time_us, double *wall_us,
+		   long *wrong)
+{
+	double *d = b->xv;
+	int64_t *w = (int64_t *)(b->xv + 2);
+
+	if (!b->world)
+		return;
+	CCL(b, swcclCommSetAlgo(b->comm[0], swcclAlgoNic));
+	if (time_us) {
+		d[0] = *time_us;
+		d[1] = *wall_us;
+		CCL(b, swcclAllReduce(d, d, 2, swcclFloat64, swcclMax, b->comm[0], b->s[0]));
+		*time_us = d[0];
+		*wall_us = d[1];
+	}
+	if (wrong) {
+		*w = *wrong;
+		CCL(b, swcclAllReduce(w, w, 1, swcclInt64, swcclSum, b->comm[0], b->s[0]));
+		*wrong = (long)*w;
+	}
+	CCL(b, swcclCommSetAlgo(b->comm[0], keep));
+}
+
 struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, int check)
 {
 	const struct bench_opts *o = &b->o;
@@ -473,6 +504,8 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	row.time_us = model / o->iters;
 	row.wall_us = wall / o->iters;
 	CCL(b, swcclCommLastCallInfo(b->comm[0], &info));
+	/* Under a launcher: the latest rank's, as with one process. */
+	across(b, algo, &row.time_us, &row.wall_us, NULL);
 	if (algo != swcclAlgoAuto && info.algo != algo)
 		fprintf(stderr, "swccl-bench: asked for %s, %s ran\n", bench_algo_name(algo),
 			bench_algo_name(info.algo));
@@ -496,6 +529,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 		row.wrong = verify(b, &c, row.count);
 		if (row.wrong)
 			b->failed = 1;
+		across(b, algo, NULL, NULL, &row.wrong);
 	}
 	return row;
 }

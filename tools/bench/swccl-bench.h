@@ -50,6 +50,7 @@ struct bench {
 	 * are this process's.
 	 */
 	int world, base, nodes;
+	double *xv;		/* pinned: the ranks' figures, combined (across()) */
 };
 
 /* swccl-bench-launch.c: under a launcher, one process per card of the node. */
