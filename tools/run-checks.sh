@@ -288,8 +288,10 @@ cluster_nic_check() {
 	# Node 1's processes are killed in the middle of a long run.
 	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 2 --card-nics --grace 20 --timeout 200 \
 		--env SWCCL_TIMEOUT=5 -- sh -c \
-		'swccl-bench allreduce -b 8 -e 8 -d double -a NIC -n 200000 -w 0 -c 0 --json &
-		 if [ "$RANK" = 1 ]; then sleep 20; kill -9 $(pidof swccl-bench); exit 0; fi
+		'# Both nodes up before either joins: the join is bounded by SWCCL_TIMEOUT too.
+		 until ping -c 1 -W 1 10.77.0.$((2 - RANK)) >/dev/null 2>&1; do sleep 0.5; done
+		 swccl-bench allreduce -b 8 -e 8 -d double -a NIC -n 200000 -w 0 -c 0 --json &
+		 if [ "$RANK" = 1 ]; then sleep 12; kill -9 $(pidof swccl-bench); exit 0; fi
 		 wait $!' >"$log" 2>"$err"; rc=$?
 	cat "$log" "$err" | grep -E "SWCCL_TIMEOUT|swai-cluster:" | sed 's/^/# /' | head -n 6
 	t "node 1 lost: swai-cluster fails, naming node 0" \
@@ -386,8 +388,6 @@ suite unit-nic "$top/build/tests/swai-nic-test"
 suite sched-cli sched_cli
 suite sim sim_check
 suite synth-cli synth_cli
-suite cluster-2x2 cluster_check
-suite cluster-nic-2x2 cluster_nic_check
 suite qtest-device-default /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu"
 suite qtest-device-odd-geometry /usr/bin/python3 "$top/tools/qemu/tests/swai-qtest.py" "$qemu" \
 	hbm-mb=100 local-mb=30 cpes=8 ldm-kb=64
@@ -410,6 +410,9 @@ suite install install_check
 		SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests
 	run_suite vm-fuzz vm --cards 2 -- \
 		swai_fuzz -t "${SWAI_FUZZ_SECONDS:-60}" ${SWAI_FUZZ_SEED:+-s "$SWAI_FUZZ_SEED"}
+	# Clusters of two VMs (the shorter lane has room for them).
+	run_suite cluster-2x2 cluster_check
+	run_suite cluster-nic-2x2 cluster_nic_check
 } &
 lane=$!
 run_suite vm-1card-all-global vm --cards 1 --hbm-mb 512 --local-mb 0 --cpes 16 --ldm-kb 128 -- \
@@ -433,7 +436,7 @@ run_suite vm-unplug vm --cards 2 --unplug 1@20 -- swai_unplug_test
 run_suite vm-load-busy vm --cards 2 -- env SWAI_EXPECT_CARDS=2 \
 	SWAI_BUSY_CYCLES="${SWAI_BUSY_CYCLES:-25}" swai_load_test -r module.busy_load_unload_cycles
 wait $lane
-for vmsuite in vm-2cards-default vm-fuzz vm-1card-all-global vm-8cards-all-local vm-8cards-ring smi-json \
+for vmsuite in vm-2cards-default vm-fuzz cluster-2x2 cluster-nic-2x2 vm-1card-all-global vm-8cards-all-local vm-8cards-ring smi-json \
 		vm-runner-faults vm-mmio-fuzz vm-unplug vm-load-busy; do
 	report "$vmsuite"
 done
