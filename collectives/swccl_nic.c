@@ -101,7 +101,7 @@ static swcclResult_t open_rank(struct swccl_shared *sh, struct swccl_nic *n, int
 				  "of staging: %s", r, SWCCL_NIC_STAGE,
 				  sdaaGetErrorString(sdaaGetLastError()));
 	memset(n->stage[r], 0, SWCCL_NIC_STAGE);
-	n->peer[r] = (struct swccl_nic_peer){
+	n->peer[r] = (struct swai_nic_peer){
 		.node = n->port[r].node, .vport = n->port[r].vport, .key = n->port[r].key,
 		.stage = (uint64_t)(uintptr_t)dp,
 	};
@@ -126,7 +126,7 @@ swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0)
 			res = open_rank(sh, n, r, comm0);
 	sdaaSetDevice(dev);
 	if (!res && sh->xproc) {
-		struct swccl_nic_peer all[SWCCL_MAX_RANKS];
+		struct swai_nic_peer all[SWCCL_MAX_RANKS];
 
 		res = swccl_xproc_allgather(sh, &n->peer[comm0->rank], sizeof(n->peer[0]),
 					    all, "the NIC ports");

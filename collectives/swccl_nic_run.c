@@ -11,6 +11,8 @@
  * completed, its result in its buffer.  The host's modeled time then is
  * the last completion's plus the host sync cost (sdaaNicWait).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <drm/swai_accel.h>
@@ -21,10 +23,19 @@
 struct real {
 	struct swccl_shared *sh;
 	swcclComm_t comm0;
+	swcclResult_t res;	/* what failed, when a post or wait did (-EIO) */
 };
 
-static swcclResult_t r_post(void *o, int r, const struct swai_nic_desc *d, int n,
-			    uint64_t at_ns)
+/* One call as the trees see it (swai-nic-run.h), with the arrays it points to. */
+struct nic_call {
+	struct swai_nic_job j;
+	bool local[SWCCL_MAX_RANKS];
+	uint64_t recv[SWCCL_MAX_RANKS];
+	struct swai_nic_vec data[SWCCL_MAX_RANKS];
+	uint64_t lag[SWCCL_MAX_RANKS];
+};
+
+static int r_post(void *o, int r, const struct swai_nic_desc *d, int n, uint64_t at_ns)
 {
 	struct real *x = o;
 	uint8_t raw[SWAI_NIC_TREE_MAX_DESCS][SWAI_NIC_DESC_SIZE];
@@ -35,12 +46,13 @@ static swcclResult_t r_post(void *o, int r, const struct swai_nic_desc *d, int n
 	for (int i = 0; i < n; i++)
 		swai_nic_desc_encode(raw[i], &d[i]);
 	e = sdaaNicPostAt(port, raw, (unsigned int)n, at_ns, &posted);
-	if (e)
-		return swccl_fail(x->comm0, swcclUnhandledSdaaError, "rank %d (card %d, node %u): "
-				  "posting %d NIC descriptors: %s (%u taken)", r,
-				  x->sh->comm[r]->card, port->node, n, sdaaGetErrorString(e),
-				  posted);
-	return swcclSuccess;
+	if (e) {
+		x->res = swccl_fail(x->comm0, swcclUnhandledSdaaError, "rank %d (card %d, node %u): posting "
+			   "%d NIC descriptors: %s (%u taken)", r, x->sh->comm[r]->card,
+			   port->node, n, sdaaGetErrorString(e), posted);
+		return -EIO;
+	}
+	return 0;
 }
 
 static const char *status_name(unsigned int s)
@@ -55,7 +67,7 @@ static const char *status_name(unsigned int s)
 	return s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
 }
 
-static swcclResult_t r_wait(void *o, int r, int n, uint64_t *end_ns, int *done)
+static int r_wait(void *o, int r, int n, uint64_t *end_ns, int *done)
 {
 	struct real *x = o;
 	sdaaNicCompletion_t cq[SWAI_NIC_TREE_MAX_DESCS];
@@ -66,20 +78,23 @@ static swcclResult_t r_wait(void *o, int r, int n, uint64_t *end_ns, int *done)
 	e = sdaaNicWait(port, cq, (unsigned int)n, (unsigned int)n, ms, &got);
 	*done = (int)got;
 	if (e == sdaaErrorTimeout || (!e && got < (unsigned int)n))
-		return swcclTimeout;
-	if (e)
-		return swccl_fail(x->comm0, swcclUnhandledSdaaError, "rank %d: NIC wait: %s", r,
-				  sdaaGetErrorString(e));
+		return -ETIME;
+	if (e) {
+		x->res = swccl_fail(x->comm0, swcclUnhandledSdaaError, "rank %d: NIC wait: %s", r,
+			   sdaaGetErrorString(e));
+		return -EIO;
+	}
 	*end_ns = 0;
 	for (unsigned int i = 0; i < got; i++) {
-		if (cq[i].status)
-			return swccl_fail(x->comm0, swcclRemoteError, "rank %d (card %d, node "
-					  "%u): NIC descriptor %u ended %s", r,
-					  x->sh->comm[r]->card, port->node, cq[i].index,
-					  status_name(cq[i].status));
+		if (cq[i].status) {
+			x->res = swccl_fail(x->comm0, swcclRemoteError, "rank %d (card %d, node %u): NIC "
+				   "descriptor %u ended %s", r, x->sh->comm[r]->card, port->node,
+				   cq[i].index, status_name(cq[i].status));
+			return -EIO;
+		}
 		*end_ns = cq[i].timeNs > *end_ns ? cq[i].timeNs : *end_ns;
 	}
-	return swcclSuccess;
+	return 0;
 }
 
 static void r_read(void *o, int r, size_t off, void *buf, size_t len)
@@ -90,10 +105,11 @@ static void r_read(void *o, int r, size_t off, void *buf, size_t len)
 }
 
 /* The job of @c as the trees see it; the local ranks' inputs not yet read. */
-static void job_of(struct swccl_shared *sh, const struct swccl_call *c,
-		   struct swccl_nic_job *j)
+static void job_of(struct swccl_shared *sh, const struct swccl_call *c, struct nic_call *x)
 {
-	memset(j, 0, sizeof(*j));
+	struct swai_nic_job *j = &x->j;
+
+	memset(x, 0, sizeof(*x));
 	j->coll = c->coll == SWCCL_ALLREDUCE ? SWAI_NIC_TREE_ALLREDUCE :
 		  c->coll == SWCCL_REDUCE ? SWAI_NIC_TREE_REDUCE : SWAI_NIC_TREE_BCAST;
 	j->nranks = c->nranks;
@@ -102,13 +118,46 @@ static void job_of(struct swccl_shared *sh, const struct swccl_call *c,
 	swccl_nic_types(c, &j->rtype, &j->dtype, &j->width);
 	j->count = (unsigned int)c->count;
 	j->sync_ns = c->tp.syncNs;
+	j->local = x->local;
+	j->recv = x->recv;
+	j->data = x->data;
+	j->lag_ns = x->lag;
 	for (int r = 0; r < c->nranks; r++) {
-		j->local[r] = !sh->comm[r]->remote;
+		x->local[r] = !sh->comm[r]->remote;
 		if (c->coll != SWCCL_REDUCE || r == c->root)
-			j->recv[r] = c->r[r].recv.va;
+			x->recv[r] = c->r[r].recv.va;
+		x->data[r].count = j->count;
 	}
 	if (sh->nic)
 		j->peer = sh->nic->peer;
+}
+
+/*
+ * Rank @r waited SWCCL_TIMEOUT for a packet: from its children (@up) or
+ * its parent.  Name them and their nodes: one of them is lost.
+ */
+static swcclResult_t lost(const struct swai_nic_job *j, int r, bool up, swcclComm_t comm0)
+{
+	int v = (r - j->root + j->nranks) % j->nranks, first, nch, n = 0;
+	char who[256] = "";
+
+	if (!up && v) {
+		int p = swai_nic_run_rank(j, (v - 1) / (int)j->k);
+
+		snprintf(who, sizeof(who), "its parent, rank %d (node %u)", p, j->peer[p].node);
+	} else {
+		nch = swai_nic_run_children(j, v, &first);
+		n = snprintf(who, sizeof(who), "its children:");
+		for (int i = 0; i < nch && n < (int)sizeof(who); i++) {
+			int c = swai_nic_run_rank(j, first + i);
+
+			n += snprintf(who + n, sizeof(who) - (size_t)n, " rank %d (node %u)", c,
+				      j->peer[c].node);
+		}
+	}
+	return swccl_fail(comm0, swcclTimeout, "rank %d (node %u) had no packet from %s within "
+			  "SWCCL_TIMEOUT (%.0f s): that node is lost, or its process never made "
+			  "this call", r, j->peer[r].node, who, swccl_timeout_s());
 }
 
 /* Do this process's ranks' cards have NIC ports on a network? */
@@ -138,7 +187,7 @@ static bool cards_have_nic(struct swccl_shared *sh, const struct swccl_call *c)
  * rank of a process if any of its ranks copies (one host clock).
  */
 static void input_lags(struct swccl_shared *sh, const struct swccl_call *c,
-		       struct swccl_nic_job *j)
+		       struct nic_call *j)
 {
 	uint64_t bytes = (uint64_t)c->count * c->esize, ps, copy;
 	bool any = false;
@@ -151,19 +200,20 @@ static void input_lags(struct swccl_shared *sh, const struct swccl_call *c,
 		bool has = bytes && c->r[r].send.tier != SWCCL_HOST &&
 			   (c->coll != SWCCL_BROADCAST || r == c->root);
 
-		j->lag_ns[r] = has ? copy : 0;
+		j->lag[r] = has ? copy : 0;
 		any |= has && !sh->comm[r]->remote;
 	}
 	if (!sh->xproc)
 		for (int r = 0; r < c->nranks; r++)
-			j->lag_ns[r] = any ? copy : 0;
+			j->lag[r] = any ? copy : 0;
 }
 
 swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
 			     struct swccl_plan *p, swcclComm_t comm0)
 {
-	struct swccl_nic_peer fake[SWCCL_MAX_RANKS];
-	struct swccl_nic_job j;
+	struct swai_nic_peer fake[SWCCL_MAX_RANKS];
+	struct swai_timing_props props;
+	struct nic_call j;
 	const char *why = swccl_nic_unsupported(c, c->want);
 	uint64_t ns = 0;
 
@@ -184,11 +234,14 @@ swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
 		for (int q = 0; q < r; q++)
 			if (sh->nic->peer[q].node == sh->nic->peer[r].node)
 				node = fake[q].node;
-		fake[r] = (struct swccl_nic_peer){ .node = node, .vport = sh->nic->peer[r].vport };
+		fake[r] = (struct swai_nic_peer){ .node = node, .vport = sh->nic->peer[r].vport };
 	}
-	j.peer = fake;
+	j.j.peer = fake;
 	input_lags(sh, c, &j);
-	if (swccl_nic_model(&j, c->want, &c->tp, &ns))
+	/* The NIC's parameters: the timing model's defaults (datasheet §16.6). */
+	swai_timing_props_init(&props);
+	j.j.sync_ns = c->tp.syncNs;
+	if (swai_nic_model(&j.j, c->want == swcclAlgoHost, &props, &ns))
 		return swccl_fail(comm0, swcclInternalError, "%s: the NIC model failed",
 				  swcclAlgoName(c->want));
 	p->algo = c->want;
@@ -201,7 +254,7 @@ swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
 	p->fused = -1;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%zu x %s on %d ranks over the NICs: %s, "
 		  "tree of degree %u, %.3f us", c->count, swccl_type_name(c->dtype), c->nranks,
-		  p->how, j.k, p->us);
+		  p->how, j.j.k, p->us);
 	return swcclSuccess;
 }
 
@@ -233,18 +286,19 @@ bool swccl_nic_auto(struct swccl_shared *sh, struct swccl_call *c, const struct 
 swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 			    struct swccl_plan *p, swcclComm_t comm0)
 {
-	struct real x = { sh, comm0 };
-	struct swccl_nic_io io = { &x, r_post, r_wait, r_read };
-	struct swccl_nic_job j;
+	struct real x = { sh, comm0, swcclSuccess };
+	struct swai_nic_io io = { &x, r_post, r_wait, r_read };
+	struct swai_nic_stall stall = { 0, false };
+	struct nic_call j;
 	size_t bytes = c->count * c->esize;
 	swcclResult_t res;
-	uint64_t end;
+	uint64_t end = 0;
+	int ret;
 
 	res = swccl_nic_setup(sh, comm0);
 	if (res)
 		return res;
 	job_of(sh, c, &j);
-	j.comm = comm0;
 	/*
 	 * Inputs on the cards come to the host in one copy per rank, all
 	 * queued at once on the ranks' streams (after the work before the
@@ -252,7 +306,7 @@ swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 	 */
 	for (int r = 0; r < c->nranks; r++) {
 		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
-		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWCCL_NIC_SLOT;
+		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWAI_NIC_SLOT;
 
 		if (!j.local[r] || !sp || !bytes || c->r[r].send.tier == SWCCL_HOST)
 			continue;
@@ -263,7 +317,7 @@ swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 	}
 	for (int r = 0; r < c->nranks; r++) {
 		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
-		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWCCL_NIC_SLOT;
+		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWAI_NIC_SLOT;
 
 		if (!j.local[r])
 			continue;
@@ -288,10 +342,15 @@ swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 		if (sdaaDeviceGetTimingParams(&tp, c->r[l].dev))
 			return swccl_fail(comm0, swcclUnhandledSdaaError, "%s",
 					  sdaaGetErrorString(sdaaGetLastError()));
-		j.start_ns = tp.hostClockNs;
+		j.j.start_ns = tp.hostClockNs;
 	}
-	res = (p->algo == swcclAlgoHost ? swccl_nic_tree_host : swccl_nic_tree_offload)(&j, &io,
-											&end);
+	/* The input copies are behind: the real hosts' lags are in their clocks. */
+	memset(j.lag, 0, sizeof(j.lag));
+	ret = (p->algo == swcclAlgoHost ? swai_nic_run_host : swai_nic_run_offload)(&j.j, &io,
+										      &end, &stall);
+	res = !ret ? swcclSuccess : ret == -ETIME ? lost(&j.j, stall.rank, stall.up, comm0) :
+	      ret == -EIO && x.res ? x.res :
+	      swccl_fail(comm0, swcclInternalError, "the NIC tree: error %d", ret);
 	swccl_log(SWCCL_LOG_INFO, SWCCL_LAUNCH, "%s #%llu over the NICs (%s): %s, last "
 		  "completion at %llu ns", swcclAlgoName(p->algo), (unsigned long long)c->seq,
 		  p->how, res ? "failed" : "done", (unsigned long long)end);
