@@ -251,21 +251,23 @@ cluster_check() {
 # predictions exact; then a node lost in the middle of a collective makes
 # the other fail within SWCCL_TIMEOUT, naming the nodes it waited for.
 cluster_nic_check() {
-	local c="$top/tools/vm/swai-cluster" n=0 log err rc rows
+	local c="$top/tools/vm/swai-cluster" n=0 log err rc rows sim a
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
 	log=$(mktemp) err=$(mktemp)
 	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 2 --card-nics --timeout 200 -- sh -c \
 		'swccl-bench allreduce -b 8 -e 32 -f 2 -d double -a all --json &&
 		 swccl-bench broadcast -b 8 -e 48 -f 2 -d float -a NIC -r 3 --json &&
-		 swccl-bench reduce -b 8 -e 48 -f 2 -d int64 -o max -a HOST -r 1 --json' \
+		 swccl-bench reduce -b 8 -e 48 -f 2 -d int64 -o max -a HOST -r 1 --json &&
+		 swccl-bench allreduce -b 16 -e 16 -d double -a NIC --place host --json &&
+		 swccl-bench allreduce -b 16 -e 16 -d double -a HOST --place host --json' \
 		>"$log" 2>"$err"; rc=$?
 	rows=$(sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' "$log")
 	echo "$rows" | jq -c '{coll, nodes, ranks, bytes, algo, chosen, time_us, predicted_us, wrong}' |
 		sed 's/^/# /'
 	t "swai-cluster --nodes 2 --cards 2 --card-nics: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30; false; }'
-	t "15 rows, each of 2 nodes, 4 ranks" \
-		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 15 ]'
+	t "17 rows, each of 2 nodes, 4 ranks" \
+		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 17 ]'
 	t "no wrong element anywhere" '[ "$(echo "$rows" | jq -s "map(.wrong) | add")" = 0 ]'
 	# Exact where every process starts the call at one modeled time (AllReduce:
 	# each process copies its input); Broadcast and Reduce leave the processes'
@@ -274,8 +276,7 @@ cluster_nic_check() {
 		'echo "$rows" | jq -se "[.[] | select(.coll == \"allreduce\")] |
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
 	t "Broadcast and Reduce: predicted_us within 10 % of time_us" \
-		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < 0.1 * .time_us)" \
-			>/dev/null'
+		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < .time_us / 10)" >/dev/null'
 	t "AllReduce: the NIC's offload is faster than the hosts' at every size" \
 		'echo "$rows" | jq -se "[.[] | select(.coll == \"allreduce\")] | group_by(.bytes) |
 			all(.[]; (map(select(.algo == \"NIC\"))[0].time_us) <
@@ -283,6 +284,16 @@ cluster_nic_check() {
 	t "AllReduce: AUTO takes the NIC between nodes" \
 		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\")) | length == 3 and
 			all(.[]; .chosen == \"NIC\")" >/dev/null'
+	# The simulator's NIC rows are the emulator's (inputs in host memory).
+	sim=$("$top/build/bin/swccl-sim" -t a2-cluster -n 4 -a NIC,HOST --size 16 --json)
+	echo "$sim" | sed 's/^/# swccl-sim: /'
+	for a in NIC HOST; do
+		t "swccl-sim's $a AllReduce of 16 B on 4 ranks is the emulator's" \
+			'[ "$(echo "$rows" | jq -s --arg a $a "map(select(.bytes == 16 and .algo == \$a and
+				.coll == \"allreduce\")) | last | .time_us * 100 | round")" = \
+			   "$(echo "$sim" | jq -s --arg a $a "map(select(.algo == \$a))[0].time_us * 100 |
+				round")" ]'
+	done
 	t "the fabric's algorithms are refused between nodes, saying why" \
 		'grep -q "the ranks span nodes, and between nodes only NIC and HOST run" "$log"'
 	# Node 1's processes are killed in the middle of a long run.

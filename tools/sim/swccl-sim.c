@@ -7,6 +7,8 @@
  *             --ranks 3,5,6,7,12,100,255,1000,1024 -a RING,HD,NHR [--json]
  *   swccl-sim -t mesh8 -c allgather --in my.xml -n 8 -b 1M -e 64M -f 4
  *   swccl-sim ... --model      (the schedule cost model's time beside)
+ *   swccl-sim -t a2-cluster -n 16,32,64,128,256 -a NIC,HOST -b 16 -e 48 --step 8
+ *                              (seed 001's NIC trees: swai-sim-nic.h)
  *   swccl-sim ... --plot F.png (time against ranks, or busbw against size)
  *
  * One row per (ranks, size, algorithm), as nccl-tests prints them: time,
@@ -24,6 +26,7 @@
 #include "swai-gen.h"
 #include "swai-sched-cost.h"
 #include "swai-sim.h"
+#include "swai-sim-nic.h"
 #include "swai-topo.h"
 
 #define PROG "swccl-sim"
@@ -33,8 +36,8 @@
 struct args {
 	const char *topo, *coll, *in, *plot;
 	const char *algos[MAX_LIST];
-	int nalgos, ranks[MAX_LIST], nranks, root, nodes;
-	uint64_t minb, maxb, factor;
+	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch;
+	uint64_t minb, maxb, factor, step;
 	bool json, model, spread;
 };
 
@@ -48,10 +51,14 @@ static void usage(FILE *f)
 		"      --nodes K      K nodes after the pattern of its node 0 (swai_topo_scale:\n"
 		"                     -t ndv2x2 --nodes 10 is NDv2 x 10)\n"
 		"  -c, --coll NAME    allreduce (default) reducescatter allgather broadcast reduce\n"
-		"  -a, --algo LIST    generators (RING MESH1 MESH2 HD NHR RB) or all (default)\n"
+		"  -a, --algo LIST    generators (RING MESH1 MESH2 HD NHR RB) or all (default);\n"
+		"                     NIC, HOST: seed 001's trees of up to 48 B of doubles,\n"
+		"                     offloaded or host-driven, on the NIC engines\n"
+		"      --branch K     the NIC trees' branching degree (default 4)\n"
 		"      --in FILE      a schedule file instead (.json, or MSCCL .xml)\n"
 		"  -n, --ranks LIST   rank counts (default: every card of the topology)\n"
 		"  -b, -e, -f         sizes from MIN to MAX times FACTOR (nccl-tests' size)\n"
+		"      --step S       sizes from MIN to MAX plus S (instead of -f)\n"
 		"      --size S       one size (default 32M)\n"
 		"  -r, --root R       root of broadcast/reduce (default 0)\n"
 		"      --place P      packed: rank r on card r (a node's cards first, default);\n"
@@ -89,6 +96,8 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "branch", required_argument, NULL, 'k' },
+		{ "step", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -122,6 +131,8 @@ static void parse(int argc, char **argv, struct args *a)
 			break;
 		case 'j': a->json = true; break;
 		case 'P': a->plot = optarg; break;
+		case 'k': a->branch = (int)swai_cli_long_or_exit(PROG, "--branch", optarg, 1, 255); break;
+		case 'S': a->step = swai_cli_size_or_exit(PROG, "--step", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -222,6 +233,59 @@ static void place(const struct args *a, const struct swai_topo *t, int N, int *c
 		card[r] = a->spread && even ? (r % nn) * per + r / nn : r;
 }
 
+static void print_row(const struct args *a, const struct swai_topo *t, const char *algo,
+		      int coll, int N, uint64_t size, const struct swai_sim_out *out,
+		      double model_us)
+{
+	double bw = size / out->us / 1e3;
+
+	if (a->json) {
+		printf("{\"kind\":\"row\",\"topology\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
+		       "\"ranks\":%d,\"bytes\":%llu,\"time_us\":%.3f,\"algbw\":%.4f,"
+		       "\"busbw\":%.4f,\"transfers\":%llu,\"sim_wall_s\":%.3f", t->name,
+		       swai_coll_name((enum swai_coll)coll), algo, N, (unsigned long long)size,
+		       out->us, bw, bw * swai_coll_bus_factor((enum swai_coll)coll, N),
+		       (unsigned long long)out->transfers, out->wall_s);
+		if (model_us >= 0)
+			printf(",\"model_us\":%.3f", model_us);
+		printf("}\n");
+	} else {
+		printf("%6d %12llu %-6s %12.2f %9.2f %9.2f %10llu %9.3f", N,
+		       (unsigned long long)size, algo, out->us, bw,
+		       bw * swai_coll_bus_factor((enum swai_coll)coll, N),
+		       (unsigned long long)out->transfers, out->wall_s);
+		if (model_us >= 0)
+			printf(" %12.2f", model_us);
+		printf("\n");
+	}
+	fflush(stdout);
+	if (nrows < MAX_ROWS) {
+		struct row *w = &rows[nrows++];
+
+		snprintf(w->algo, sizeof(w->algo), "%s", algo);
+		w->ranks = N;
+		w->size = size;
+		w->us = out->us;
+		w->busbw = bw * swai_coll_bus_factor((enum swai_coll)coll, N);
+	}
+}
+
+/* A row of seed 001's NIC trees (swai-sim-nic.h). */
+static void nic_row(const struct args *a, const struct swai_topo *t, const char *algo,
+		    int coll, int N, uint64_t size)
+{
+	struct swai_sim_out out;
+	char why[256];
+
+	if (swai_sim_nic(algo, coll, N, size, a->branch ? (unsigned)a->branch : 4, &out, why,
+			 sizeof(why))) {
+		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
+		       "# %s on %d ranks: %s\n", algo, N, why);
+		return;
+	}
+	print_row(a, t, algo, coll, N, size, &out, -1);
+}
+
 static void row(const struct args *a, const struct swai_topo *t, const char *algo,
 		int coll, int N, uint64_t size)
 {
@@ -233,6 +297,10 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	double model_us = -1;
 	uint64_t bytes;
 
+	if (!a->in && swai_sim_nic_algo(algo)) {
+		nic_row(a, t, algo, coll, N, size);
+		return;
+	}
 	if (schedule(a, algo, coll, N, &s, why, sizeof(why))) {
 		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
 		       "# %s on %d ranks: %s\n", algo, N, why);
@@ -252,36 +320,7 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	if (a->model && !swai_sched_cost(&s, t, &(struct swai_sched_cost_in){ .bytes = bytes,
 					 .rank_card = card }, &co, why, sizeof(why)))
 		model_us = (double)co.ps / 1e6;
-	if (a->json) {
-		printf("{\"kind\":\"row\",\"topology\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
-		       "\"ranks\":%d,\"bytes\":%llu,\"time_us\":%.3f,\"algbw\":%.4f,"
-		       "\"busbw\":%.4f,\"transfers\":%llu,\"sim_wall_s\":%.3f", t->name,
-		       swai_coll_name(s.coll), s.name, N, (unsigned long long)size, out.us,
-		       size / out.us / 1e3,
-		       size / out.us / 1e3 * swai_coll_bus_factor(s.coll, N),
-		       (unsigned long long)out.transfers, out.wall_s);
-		if (model_us >= 0)
-			printf(",\"model_us\":%.3f", model_us);
-		printf("}\n");
-	} else {
-		printf("%6d %12llu %-6s %12.2f %9.2f %9.2f %10llu %9.3f", N,
-		       (unsigned long long)size, s.name, out.us, size / out.us / 1e3,
-		       size / out.us / 1e3 * swai_coll_bus_factor(s.coll, N),
-		       (unsigned long long)out.transfers, out.wall_s);
-		if (model_us >= 0)
-			printf(" %12.2f", model_us);
-		printf("\n");
-	}
-	fflush(stdout);
-	if (nrows < MAX_ROWS) {
-		struct row *w = &rows[nrows++];
-
-		snprintf(w->algo, sizeof(w->algo), "%s", s.name);
-		w->ranks = N;
-		w->size = size;
-		w->us = out.us;
-		w->busbw = size / out.us / 1e3 * swai_coll_bus_factor(s.coll, N);
-	}
+	print_row(a, t, s.name, s.coll, N, size, &out, model_us);
 	swai_sched_free(&s);
 }
 
@@ -326,7 +365,8 @@ int main(int argc, char **argv)
 		       "ranks", "size(B)", "algo", "time(us)", "algbw", "busbw", "transfers",
 		       "wall(s)", a.model ? "     model_us" : "");
 	for (int i = 0; i < a.nranks; i++)
-		for (uint64_t size = a.minb; size <= a.maxb; size *= a.factor) {
+		for (uint64_t size = a.minb; size <= a.maxb;
+		     size = a.step ? size + a.step : size * a.factor) {
 			for (int g = 0; g < a.nalgos; g++)
 				row(&a, &t, a.algos[g], coll, a.ranks[i], size);
 			if (size > UINT64_MAX / a.factor)
