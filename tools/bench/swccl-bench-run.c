@@ -122,6 +122,11 @@ static void pick_devices(struct bench *b)
 	snprintf(b->cardname, sizeof(b->cardname), "SW-AI card %d", p0.card);
 }
 
+int bench_world(const struct bench *b)
+{
+	return b->world ? b->world : b->o.nranks;
+}
+
 /* Bytes of rank buffers: [0] send, [1] recv (0: in place in the other). */
 static void buffer_sizes(const struct bench *b, size_t cap, size_t *sz)
 {

@@ -61,10 +61,7 @@ int bench_launch(struct bench *b);
 int bench_launch_end(int status);
 
 /* The ranks of the communicator (all processes'). */
-static inline int bench_world(const struct bench *b)
-{
-	return b->world ? b->world : b->o.nranks;
-}
+int bench_world(const struct bench *b);
 
 void bench_setup(struct bench *b);
 void bench_teardown(struct bench *b);
