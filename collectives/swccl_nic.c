@@ -31,6 +31,12 @@ void swccl_nic_types(const struct swccl_call *c, unsigned int *rtype, unsigned i
 		break;
 	}
 	*width = (unsigned int)c->esize;
+	/* A Broadcast is an XOR of the bits (swccl_nic_run.c): exact for any type. */
+	if (c->coll == SWCCL_BROADCAST) {
+		*dtype = SWAI_NIC_T_UINT;
+		*rtype = SWAI_NIC_OP_BXOR;
+		return;
+	}
 	switch (c->op) {
 	case swcclMax:
 		*rtype = SWAI_NIC_OP_MAX;

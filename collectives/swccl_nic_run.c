@@ -110,8 +110,16 @@ static void job_of(struct swccl_shared *sh, const struct swccl_call *c, struct n
 	struct swai_nic_job *j = &x->j;
 
 	memset(x, 0, sizeof(*x));
-	j->coll = c->coll == SWCCL_ALLREDUCE ? SWAI_NIC_TREE_ALLREDUCE :
-		  c->coll == SWCCL_REDUCE ? SWAI_NIC_TREE_REDUCE : SWAI_NIC_TREE_BCAST;
+	/*
+	 * Every call is an AllReduce tree: up, then down.  A Reduce's or a
+	 * Broadcast's ranks would otherwise leave it at different times, and
+	 * one already in the next call could overwrite a peer's staging or
+	 * count towards its threshold before that peer took this call's.  So a
+	 * Reduce keeps only the root's result, and a Broadcast is an AllReduce
+	 * of the bits by XOR with every other rank giving zeros: the root's
+	 * bits exactly, whatever the type (swccl_nic_types).
+	 */
+	j->coll = SWAI_NIC_TREE_ALLREDUCE;
 	j->nranks = c->nranks;
 	j->root = c->coll == SWCCL_ALLREDUCE ? 0 : c->root;
 	j->k = swccl_nic_branch();

@@ -269,14 +269,14 @@ cluster_nic_check() {
 	t "17 rows, each of 2 nodes, 4 ranks" \
 		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 17 ]'
 	t "no wrong element anywhere" '[ "$(echo "$rows" | jq -s "map(.wrong) | add")" = 0 ]'
-	# Exact where every process starts the call at one modeled time (AllReduce:
-	# each process copies its input); Broadcast and Reduce leave the processes'
-	# host clocks apart (Documentation/collectives.md, "Across nodes").
-	t "AllReduce: predicted_us equals time_us in every row" \
-		'echo "$rows" | jq -se "[.[] | select(.coll == \"allreduce\")] |
+	# Exact where every process starts the call at one modeled time (every
+	# process copies an input); a Broadcast's root alone does, and so starts
+	# later than the others (Documentation/collectives.md, "Over the NICs").
+	t "AllReduce and Reduce: predicted_us equals time_us in every row" \
+		'echo "$rows" | jq -se "[.[] | select(.coll != \"broadcast\")] |
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
-	t "Broadcast and Reduce: predicted_us within 10 % of time_us" \
-		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < .time_us / 10)" >/dev/null'
+	t "Broadcast: predicted_us within 5 % of time_us" \
+		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < .time_us / 20)" >/dev/null'
 	t "AllReduce: the NIC's offload is faster than the hosts' at every size" \
 		'echo "$rows" | jq -se "[.[] | select(.coll == \"allreduce\")] | group_by(.bytes) |
 			all(.[]; (map(select(.algo == \"NIC\"))[0].time_us) <

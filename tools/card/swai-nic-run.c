@@ -128,7 +128,8 @@ static struct swai_nic_desc put(const struct swai_nic_job *j, int r, int to, uin
  * parent's -- and learns of them a sync later: *t moves there.
  */
 static int notified(const struct swai_nic_job *j, const struct swai_nic_io *io, int r,
-                    uint32_t cp, uint64_t *t, bool up, struct swai_nic_stall *stall)
+                    uint32_t cp, uint64_t *t, uint64_t *last, bool up,
+                    struct swai_nic_stall *stall)
 {
     struct swai_nic_desc d = {
         .kind = SWAI_NIC_KIND_BCAST, .vport = j->peer[r].vport,
@@ -146,8 +147,11 @@ static int notified(const struct swai_nic_job *j, const struct swai_nic_io *io, 
         stall->rank = r;
         stall->up = up;
     }
-    if (!ret && e + j->sync_ns > *t) {
-        *t = e + j->sync_ns;
+    if (!ret) {
+        *last = e > *last ? e : *last;
+        if (e + j->sync_ns > *t) {
+            *t = e + j->sync_ns;
+        }
     }
     return ret;
 }
@@ -157,11 +161,13 @@ int swai_nic_run_host(const struct swai_nic_job *j, const struct swai_nic_io *io
 {
     struct swai_nic_vec *acc = calloc((size_t)j->nranks, sizeof(*acc));
     uint64_t *t = calloc((size_t)j->nranks, sizeof(*t));
+    /* The last completion of each rank: the call's end is the latest of them. */
+    uint64_t *last = calloc((size_t)j->nranks, sizeof(*last));
     bool up = j->coll != SWAI_NIC_TREE_BCAST, down = j->coll != SWAI_NIC_TREE_REDUCE;
     int ret = 0, first, nch;
 
     *end_ns = 0;
-    if (!acc || !t) {
+    if (!acc || !t || !last) {
         ret = -ENOMEM;
         goto out;
     }
@@ -184,7 +190,7 @@ int swai_nic_run_host(const struct swai_nic_job *j, const struct swai_nic_io *io
         if (nch) {
             struct swai_nic_vec own = acc[r];
 
-            ret = notified(j, io, r, (uint32_t)nch, &t[r], true, stall);
+            ret = notified(j, io, r, (uint32_t)nch, &t[r], &last[r], true, stall);
             for (int i = 0; i < nch && !ret; i++) {
                 struct swai_nic_vec cv = { .count = j->count };
 
@@ -212,6 +218,9 @@ int swai_nic_run_host(const struct swai_nic_job *j, const struct swai_nic_io *io
             if (!ret) {
                 ret = io->wait(io->o, r, 1, &e, &done);
             }
+            if (!ret && e > last[r]) {
+                last[r] = e;
+            }
         }
     }
     /* Down, root first: take the result, keep it, send it to the children. */
@@ -224,7 +233,7 @@ int swai_nic_run_host(const struct swai_nic_job *j, const struct swai_nic_io *io
             continue;
         }
         if (v && down) {
-            ret = notified(j, io, r, 1, &t[r], false, stall);
+            ret = notified(j, io, r, 1, &t[r], &last[r], false, stall);
             if (ret) {
                 break;
             }
@@ -247,7 +256,7 @@ int swai_nic_run_host(const struct swai_nic_job *j, const struct swai_nic_io *io
                 ret = io->wait(io->o, r, n, &e, &done);
             }
         } else {
-            e = t[r];
+            e = last[r];    /* nothing more to send: its last completion */
         }
         if (!ret && e > *end_ns) {
             *end_ns = e;
@@ -256,5 +265,6 @@ int swai_nic_run_host(const struct swai_nic_job *j, const struct swai_nic_io *io
 out:
     free(acc);
     free(t);
+    free(last);
     return ret;
 }

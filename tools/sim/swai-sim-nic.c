@@ -40,10 +40,13 @@ int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
 	double t0 = now_s();
 	int r;
 
+	/* As libswccl runs them (swccl_nic_run.c): every one an AllReduce tree. */
+	j.coll = SWAI_NIC_TREE_ALLREDUCE;
 	switch (coll) {
-	case SWAI_COLL_ALLREDUCE: j.coll = SWAI_NIC_TREE_ALLREDUCE; break;
-	case SWAI_COLL_REDUCE: j.coll = SWAI_NIC_TREE_REDUCE; break;
-	case SWAI_COLL_BROADCAST: j.coll = SWAI_NIC_TREE_BCAST; break;
+	case SWAI_COLL_ALLREDUCE:
+	case SWAI_COLL_REDUCE:
+	case SWAI_COLL_BROADCAST:
+		break;
 	default:
 		snprintf(why, n, "the NIC trees do allreduce, reduce and broadcast");
 		return -1;
@@ -64,7 +67,7 @@ int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
 	/* Each rank a card (a node) of its own; every result written to a buffer. */
 	for (int i = 0; i < N; i++) {
 		peer[i].node = (uint32_t)i;
-		recv[i] = 1ull << 30;
+		recv[i] = coll != SWAI_COLL_REDUCE || i == 0 ? 1ull << 30 : 0;
 	}
 	j.peer = peer;
 	j.recv = recv;
