@@ -488,7 +488,11 @@ demo: setup
 		echo $$? >$(B)/demo.rc; } | \
 		tools/bench/swccl-plot.sh $(B); [ "$$(cat $(B)/demo.rc)" = 0 ] && \
 	echo && echo "# === eight cards joined by the fabric (tools/bench/demo-cards.sh)" && \
-	tools/bench/demo-cards.sh $(B) "$$hm"
+	tools/bench/demo-cards.sh $(B) "$$hm" && \
+	echo && echo "# === nodes joined by their cards' NICs: seed 001's Tables 1-5 (tools/bench/nic-tables.sh)" && \
+	tools/bench/nic-tables.sh $(B) && \
+	$(B)/bin/swccl-sim -t a2-cluster -n 16,32,64,128,256 -a NIC,HOST -b 16 -e 48 --step 8 \
+		--plot $(B)/swccl-sim-nic.png
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \
