@@ -429,7 +429,7 @@ FUZZ_PROCS ?= 6
 FUZZ_THREADS ?= 4
 fuzz: all
 	python3 tools/qemu/tests/swai-mmio-fuzz.py $(SWAI_QEMU) $(FUZZ_SECONDS) $(FUZZ_SEED)
-	tools/vm/swai-vm --cards $(FUZZ_CARDS) --timeout $$(($(FUZZ_SECONDS) + 900)) -- \
+	tools/vm/swai-vm --cards $(FUZZ_CARDS) --nic-hub --timeout $$(($(FUZZ_SECONDS) + 900)) -- \
 		swai_fuzz -t $(FUZZ_SECONDS) -p $(FUZZ_PROCS) -T $(FUZZ_THREADS) \
 		$(if $(FUZZ_SEED),-s $(FUZZ_SEED))
 	tools/vm/swai-vm --cards $(FUZZ_CARDS) --timeout 3600 -- env SWAI_EXPECT_CARDS=$(FUZZ_CARDS) \

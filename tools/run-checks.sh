@@ -419,7 +419,7 @@ suite install install_check
 	run_suite vm-2cards-default vm --cards 2 -- \
 		env SWAI_EXPECT_CARDS=2 SWAI_EXPECT_HBM_MB=256 SWAI_EXPECT_LOCAL_MB=128 \
 		SWAI_EXPECT_CPES=32 SWAI_EXPECT_LDM_KB=256 swai-selftests
-	run_suite vm-fuzz vm --cards 2 -- \
+	run_suite vm-fuzz vm --cards 2 --nic-hub -- \
 		swai_fuzz -t "${SWAI_FUZZ_SECONDS:-60}" ${SWAI_FUZZ_SEED:+-s "$SWAI_FUZZ_SEED"}
 	# Clusters of two VMs (the shorter lane has room for them).
 	run_suite cluster-2x2 cluster_check

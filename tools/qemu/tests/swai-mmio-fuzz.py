@@ -36,10 +36,14 @@ REGS = [0x00, 0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x20, 0x24, 0x28, 0x2c, 0x30, 
         0x124, 0x128, 0x12c, 0x130, 0x134] + list(range(0x200, 0x240, 4))
 QREGS = [0x00, 0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x20, 0x24, 0x28, 0x2c, 0x30, 0x34]
 
-q = Qtest(qemu, qmp=True)
+# The card's NIC port is on a QEMU hub with a second card's (node 1).
+q = Qtest(qemu, ('netdev=h0', 'nic-node=0'), qmp=True,
+          args=('-netdev', 'hubport,id=h0,hubid=0', '-netdev', 'hubport,id=h1,hubid=0',
+                '-device', 'swai,addr=05.0,netdev=h1,nic-node=1'))
 q.map_bars()
 stats = dict(ops=0, writes=0, reads=0, doorbells=0, descs=0, programs=0, tables=0,
-             resets=0, error_latched=0, mmu_faults=0, bad_rings=0, jobs=0)
+             resets=0, error_latched=0, mmu_faults=0, bad_rings=0, jobs=0, nic_posts=0,
+             nic_taken=0)
 last_jobs = [0] * NQ
 
 
@@ -56,6 +60,13 @@ def setup_mmu():
     q.put(PT + 0x2000, b''.join(struct.pack('<Q', (PROG + 4096 * i) | 7) for i in range(512)))
     q.wr(B0 + 0x100, CTX)
     q.wr(B0 + 0x104, 0)
+
+
+def setup_nic():
+    """Port 3 open for context 1 (key 0x77), so most posts reach the engine."""
+    q.wr(B0 + 0x408, 3)
+    q.wr(B0 + 0x40c, 1)
+    q.wr(B0 + 0x410, 0x77)
 
 
 def setup_queues():
@@ -89,9 +100,53 @@ def desc():
                        0, rng.getrandbits(20), COMPL + 64 * rng.randrange(64), 1, 0)
 
 
+def nic_desc():
+    """128 bytes, mostly a descriptor the card would take, a few bits flipped."""
+    kind = rng.choice([1, 2, 3, 4, 1, 2, rng.randrange(16)])
+    flags = rng.choice([0, 0x10, 0x50, 0x70, 0x90, 0xd0, 0x100, rng.getrandbits(12) << 4])
+    width = rng.choice([4, 8, 8, rng.randrange(16)])
+    b = bytearray(struct.pack('<IBBBBBBBBHHIHHQ', kind | flags,
+                              rng.choice([3, 3, 3, rng.randrange(16)]),
+                              rng.choice([3, 3, rng.randrange(17)]), rng.choice([0, 1, 2, 255]), rng.randrange(255),
+                              rng.randrange(12), rng.randrange(4), width,
+                              rng.randrange(48 // max(width, 1) + 2),
+                              rng.choice([0, 0, 0, 1, rng.getrandbits(16)]),
+                              rng.choice([0, 1, 1, 0xffff, rng.getrandbits(16)]),
+                              rng.choice([0, 0, 1, 2, rng.getrandbits(32)]), 0,
+                              rng.choice([0x77, rng.getrandbits(16)]),
+                              rng.choice([0, 4096, rng.getrandbits(64)])))
+    b += bytes(rng.getrandbits(8) for _ in range(96))
+    for _ in range(rng.randrange(3)):
+        b[rng.randrange(128)] ^= 1 << rng.randrange(8)
+    return bytes(b)
+
+
+def nic_op():
+    """The NIC: ports opened and closed, descriptors posted, completions taken."""
+    r = rng.random()
+    if r < 0.4:
+        d = nic_desc()
+        for i in range(0, 128, 4):
+            q.wr(B0 + 0x500 + i, struct.unpack_from('<I', d, i)[0])
+        q.wr(B0 + 0x420, 1)
+        stats['nic_posts'] += 1
+        stats['nic_taken'] += q.rd(B0 + 0x424) == 0
+    elif r < 0.6:
+        q.wr(B0 + 0x430, 1)
+        q.rd(B0 + 0x434)
+    elif r < 0.65:
+        q.wr(B0 + rng.choice([0x408, 0x40c, 0x410, 0x414, 0x418, 0x41c]),
+             rng.choice([0, 1, 7, 15, 16, rng.getrandbits(32)]))
+    else:
+        setup_nic()
+
+
 def op():
     r = rng.random()
-    if r < 0.20:                    # a descriptor, then the doorbell
+    if r < 0.06:
+        nic_op()
+        stats['writes'] += 1
+    elif r < 0.20:                  # a descriptor, then the doorbell
         n = rng.randrange(NQ + 1)
         base = B0 + 0x1000 + 0x100 * n
         slot = rng.randrange(16)
@@ -140,6 +195,7 @@ def op():
         q.wr(B0 + 0x10, 0x52534554)
         setup_mmu()
         setup_queues()
+        setup_nic()
         stats['resets'] += 1
     else:                           # the Local/Global switch
         q.wr(B0 + 0x34, rng.randrange(0, 300))
@@ -171,6 +227,7 @@ monitor_checks = 0
 try:
     setup_mmu()
     setup_queues()
+    setup_nic()
     q.wr(B0 + 0x84, 0xffffffff)
     end = time.time() + seconds
     while time.time() < end:
@@ -192,9 +249,9 @@ except Exception as e:      # a dead monitor socket, a broken pipe
 
 print('1..3')
 print('ok 1 - %d operations: %d descriptors with doorbells, %d programs, %d table writes, '
-      '%d other writes, %d reads, %d resets' % (stats['ops'], stats['descs'], stats['programs'],
-                                                stats['tables'], stats['writes'], stats['reads'],
-                                                stats['resets']))
+      '%d other writes, %d reads, %d resets, %d NIC posts (%d taken)' % (
+          stats['ops'], stats['descs'], stats['programs'], stats['tables'], stats['writes'],
+          stats['reads'], stats['resets'], stats['nic_posts'], stats['nic_taken']))
 print('%sok 2 - QEMU alive, answering qtest and %d monitor queries%s' %
       ('' if ok_alive else 'not ', monitor_checks, '' if ok_alive else ': ' + why))
 print('ok 3 - the card latched instead of crashing: ERROR %d times, MMU faults %d, bad rings %d; '
