@@ -422,6 +422,50 @@ TEST_F(nic, keys_and_faults)
 	EXPECT_EQ(SWAI_NIC_E_FAULT, cqe[0].status);
 }
 
+/* RDMA WRITE from one card's HBM to another's, through both contexts. */
+TEST_F(nic, write_between_cards)
+{
+	struct drm_swai_nic_cqe cqe[2];
+	struct swai_nic_desc d;
+	struct bo src = { 0 }, dst = { 0 };
+	__u32 got;
+	size_t n = 300000;
+
+	setup_ranks(_metadata, self, 2);
+	ASSERT_EQ(0, dev_bo(self->c[0].fd, DRM_SWAI_MEM_GLOBAL, 1 << 20, &src));
+	ASSERT_EQ(0, dev_bo(self->c[1].fd, DRM_SWAI_MEM_GLOBAL, 1 << 20, &dst));
+	for (size_t i = 0; i < n; i++)
+		((uint8_t *)src.cpu)[i] = (uint8_t)(i * 131 + 7);
+	memset(dst.cpu, 0, n);
+	d = (struct swai_nic_desc){
+		.kind = SWAI_NIC_KIND_WRITE, .flags = SWAI_NIC_F_CP,
+		.vport = self->c[0].vport, .dst_vport = self->c[1].vport,
+		.src = self->c[0].node, .dst = self->c[1].node, .key = self->c[1].key,
+		.addr = dst.va, .src_addr = src.va, .len = (uint32_t)n,
+	};
+	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, &d, 1, NULL));
+	ASSERT_EQ(0, nic_wait(self->c[0].fd, self->c[0].vport, cqe, 2, 1, 5000000000ULL, &got));
+	EXPECT_EQ(SWAI_NIC_OK, cqe[0].status);
+	/* The receiver knows it is all there by a descriptor on its count. */
+	d = lone(&(struct drm_swai_nic_open){ .vport = self->c[1].vport,
+					       .node = self->c[1].node });
+	d.cpcnt = 1;
+	ASSERT_EQ(0, nic_post(self->c[1].fd, self->c[1].vport, &d, 1, NULL));
+	ASSERT_EQ(0, nic_wait(self->c[1].fd, self->c[1].vport, cqe, 2, 1, 5000000000ULL, &got));
+	EXPECT_EQ(0, memcmp(src.cpu, dst.cpu, n));
+	/* A WRITE beyond what the sender's context maps faults there. */
+	d = (struct swai_nic_desc){
+		.kind = SWAI_NIC_KIND_WRITE, .vport = self->c[0].vport,
+		.dst_vport = self->c[1].vport, .src = self->c[0].node, .dst = self->c[1].node,
+		.key = self->c[1].key, .addr = dst.va, .src_addr = 0x7000000000ULL, .len = 4096,
+	};
+	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, &d, 1, NULL));
+	ASSERT_EQ(0, nic_wait(self->c[0].fd, self->c[0].vport, cqe, 2, 1, 5000000000ULL, &got));
+	EXPECT_EQ(SWAI_NIC_E_FAULT, cqe[0].status);
+	bo_free(self->c[0].fd, &src);
+	bo_free(self->c[1].fd, &dst);
+}
+
 /* A process killed with descriptors waiting: its ports close, nothing hangs. */
 TEST_F(nic, killed_owner)
 {

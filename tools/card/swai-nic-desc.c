@@ -24,6 +24,21 @@ const char *swai_nic_desc_check(const struct swai_nic_desc *d)
     if (d->branch > SWAI_NIC_BRANCH_MAX || d->child >= SWAI_NIC_BRANCH_MAX) {
         return "branch or child out of range";
     }
+    if (d->kind == SWAI_NIC_KIND_WRITE) {
+        /* Bytes, not elements: the ALU's fields are not its. */
+        if (d->rtype || d->dtype || d->width || d->v.count || d->branch || d->v.errvec) {
+            return "a WRITE has no RTYPE, DTYPE, WIDTH, COUNT, BRANCH or ERRVEC";
+        }
+        if (!d->len || d->len > SWAI_NIC_WRITE_MAX) {
+            return "a WRITE moves 1 byte .. 1 MiB (LEN)";
+        }
+        if (d->dst == SWAI_NIC_NODE_NONE ||
+            (d->flags & (SWAI_NIC_F_SWPFLAG | SWAI_NIC_F_SWPMP | SWAI_NIC_F_COMPLETE))) {
+            return "a WRITE needs a destination and takes neither SWPFLAG, SWPMP nor COMPLETE";
+        }
+        return d->src > 0xffff || d->dst > 0xffff || d->key > 0xffff ?
+               "node or key out of range" : NULL;
+    }
     if (!swai_nic_alu_valid(d->rtype, d->dtype, d->width)) {
         return "the ALU has no such operation on that type and width";
     }
@@ -89,6 +104,11 @@ int swai_nic_desc_decode(struct swai_nic_desc *d, const uint8_t *raw,
         d->v.loc[i] = (uint32_t)swai_ld_le(raw + SWAI_NIC_D_LOC + 4 * i, 4);
     }
     memcpy(d->v.data, raw + SWAI_NIC_D_DATA, SWAI_NIC_DATA_MAX);
+    if (d->kind == SWAI_NIC_KIND_WRITE) {
+        d->src_addr = swai_ld_le(raw + SWAI_NIC_D_SRC_ADDR, 8);
+        d->len = (uint32_t)swai_ld_le(raw + SWAI_NIC_D_LEN, 4);
+        memset(d->v.loc, 0, sizeof(d->v.loc));
+    }
     *why = swai_nic_desc_check(d);
     return *why ? -EINVAL : 0;
 }
@@ -117,4 +137,8 @@ void swai_nic_desc_encode(uint8_t *raw, const struct swai_nic_desc *d)
         swai_st_le(raw + SWAI_NIC_D_LOC + 4 * i, 4, d->v.loc[i]);
     }
     memcpy(raw + SWAI_NIC_D_DATA, d->v.data, SWAI_NIC_DATA_MAX);
+    if (d->kind == SWAI_NIC_KIND_WRITE) {
+        swai_st_le(raw + SWAI_NIC_D_SRC_ADDR, 8, d->src_addr);
+        swai_st_le(raw + SWAI_NIC_D_LEN, 4, d->len);
+    }
 }

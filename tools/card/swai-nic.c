@@ -12,9 +12,15 @@
 /* Arrival times a port remembers; older ones collapse into one (below). */
 #define NIC_TIMES   256
 
+/* A reduce payload with its type: a receive slot's, the result register's. */
+struct nic_part {
+    unsigned rtype, dtype, width;
+    struct swai_nic_vec v;
+};
+
 struct nic_slot {
     bool full;
-    struct swai_nic_pkt p;
+    struct nic_part p;
     uint64_t arrive_ps;
 };
 
@@ -34,13 +40,14 @@ struct nic_port {
     unsigned ntimes;
     uint64_t last_ps;           /* when the previous descriptor ended */
     unsigned key;               /* what arriving packets must carry */
-    struct swai_nic_pkt reg;    /* the result register (and its type) */
+    struct nic_part reg;        /* the result register (and its type) */
     bool reg_full;
     struct nic_slot slot[SWAI_NIC_BRANCH_MAX];
 };
 
 struct swai_nic {
     unsigned node;
+    uint32_t mbps;              /* the port's wire */
     uint64_t t_desc_ps, t_alu_ps;
     uint64_t wire_ps, lat_ps;   /* a packet on the wire, and then the network */
     struct swai_cal wire;       /* the port's way out */
@@ -60,6 +67,7 @@ struct swai_nic *swai_nic_new(unsigned node, const struct swai_timing_props *tp,
         n->t_desc_ps = swai_timing_ns_to_ps(tp->t_nic_desc_ns);
         n->t_alu_ps = swai_timing_ns_to_ps(tp->t_nic_alu_ns);
         n->wire_ps = swai_timing_ps(SWAI_NIC_WIRE_BYTES, tp->nic_mbps);
+        n->mbps = tp->nic_mbps;
         n->lat_ps = swai_timing_ns_to_ps(tp->t_nic_lat_ns);
         n->ops = ops;
         n->opaque = opaque;
@@ -150,7 +158,7 @@ static bool triggered(const struct nic_port *p, const struct swai_nic_desc *d,
     return true;
 }
 
-static bool same_type(const struct swai_nic_pkt *a, const struct swai_nic_desc *d)
+static bool same_type(const struct nic_part *a, const struct swai_nic_desc *d)
 {
     return a->rtype == d->rtype && a->dtype == d->dtype &&
            a->width == d->width && a->v.count == d->v.count;
@@ -187,6 +195,45 @@ static unsigned combine(struct swai_nic *n, struct nic_port *p,
     return status;
 }
 
+/*
+ * A WRITE, from @t: its bytes read through @vport's owner's space and sent
+ * a chunk a packet, each taking the wire in turn; *t ends when the last
+ * has left.  SWAI_NIC_OK or the error.
+ */
+static unsigned write_out(struct swai_nic *n, unsigned vport, const struct swai_nic_desc *d,
+                          uint64_t *t)
+{
+    struct swai_nic_pkt pk = {
+        .kind = SWAI_NIC_KIND_WRITE, .src = n->node, .dst = d->dst,
+        .dst_vport = d->dst_vport, .key = d->key,
+    };
+    uint64_t at = *t;
+    unsigned status = SWAI_NIC_OK;
+
+    for (uint32_t off = 0; off < d->len && status == SWAI_NIC_OK; off += SWAI_NIC_WRITE_CHUNK) {
+        uint32_t len = d->len - off < SWAI_NIC_WRITE_CHUNK ? d->len - off : SWAI_NIC_WRITE_CHUNK;
+
+        if (n->ops->read(n->opaque, vport, d->src_addr + off, pk.payload, len)) {
+            status = SWAI_NIC_E_FAULT;
+            break;
+        }
+        pk.addr = d->addr + off;
+        pk.plen = len;
+        pk.last = off + len == d->len;
+        pk.flags = pk.last ? d->flags & SWAI_NIC_F_CP : 0;
+        if (d->dst == n->node) {
+            pk.time_ps = *t;
+            swai_nic_receive(n, &pk, *t);   /* to itself: no wire */
+            continue;
+        }
+        at = swai_cal_book(&n->wire, *t, swai_timing_ps(SWAI_NIC_WIRE_BYTES + len, n->mbps));
+        pk.time_ps = at + n->lat_ps;
+        status = n->ops->send(n->opaque, &pk);
+    }
+    *t = at;
+    return status;
+}
+
 static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
 {
     struct nic_port *p = n->port[vport];
@@ -212,9 +259,15 @@ static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
         }
     }
     t += n->t_desc_ps + alu;
+    if (d.kind == SWAI_NIC_KIND_WRITE) {
+        status = write_out(n, vport, &d, &t);
+        p->last_ps = t;
+        end(n, vport, d.kind, status, p->index++, t, 0);
+        return;
+    }
     if (d.kind == SWAI_NIC_KIND_REDUCE || d.kind == SWAI_NIC_KIND_BCAST) {
-        p->reg = (struct swai_nic_pkt){ .rtype = d.rtype, .dtype = d.dtype,
-                                        .width = d.width, .v = acc };
+        p->reg = (struct nic_part){ .rtype = d.rtype, .dtype = d.dtype,
+                                    .width = d.width, .v = acc };
         p->reg_full = true;
     }
     if (d.dst != SWAI_NIC_NODE_NONE && status == SWAI_NIC_OK) {
@@ -331,15 +384,23 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
             status = SWAI_NIC_E_OVERRUN;
             break;
         }
-        p->slot[pk->child] = (struct nic_slot){ true, *pk, t };
+        p->slot[pk->child] = (struct nic_slot){
+            true, { pk->rtype, pk->dtype, pk->width, pk->v }, t,
+        };
         break;
     case SWAI_NIC_KIND_BCAST:
-        p->reg = *pk;
+        p->reg = (struct nic_part){ pk->rtype, pk->dtype, pk->width, pk->v };
         p->reg_full = true;
         break;
     case SWAI_NIC_KIND_PUT:
         if (n->ops->write(n->opaque, pk->dst_vport, pk->addr, pk->v.data,
                           (size_t)pk->v.count * pk->width)) {
+            status = SWAI_NIC_E_FAULT;
+        }
+        break;
+    case SWAI_NIC_KIND_WRITE:
+        if (pk->plen > SWAI_NIC_WRITE_CHUNK ||
+            n->ops->write(n->opaque, pk->dst_vport, pk->addr, pk->payload, pk->plen)) {
             status = SWAI_NIC_E_FAULT;
         }
         break;

@@ -27,6 +27,10 @@
  *   descriptor sends its DATA, or with SWPFLAG the register (seed: "its
  *   data field is replaced by the reduction result").
  * - PUT writes DATA at the destination's ADDR; ATOMIC combines it there.
+ * - WRITE (RDMA WRITE) moves LEN bytes from SRC_ADDR, read through this
+ *   port's owner's address space, to the destination's ADDR, in packets of
+ *   SWAI_NIC_WRITE_CHUNK bytes; with CP only its last packet is counted, so
+ *   a threshold there means "the bytes are all here".
  * - COMPLETE writes the register's elements to ADDR when the descriptor
  *   has run: the "completion value is the result" of seed 001.
  *
@@ -69,6 +73,8 @@ struct swai_nic_desc {
     uint32_t cpcnt;
     uint64_t addr;
     struct swai_nic_vec v;          /* count, data, loc, errvec */
+    uint64_t src_addr;              /* WRITE: from where, and how many bytes */
+    uint32_t len;
 };
 
 /*
@@ -87,6 +93,10 @@ struct swai_nic_pkt {
     uint64_t addr;
     struct swai_nic_vec v;
     uint64_t time_ps;               /* when it arrives (fixed by the sender) */
+    /* WRITE: this packet's part of the bytes, to addr; @last: the WRITE's end. */
+    uint32_t plen;
+    bool last;
+    uint8_t payload[SWAI_NIC_WRITE_CHUNK];
 };
 
 /* What a descriptor (or a packet refused on arrival) ended with. */

@@ -11,19 +11,26 @@
 #include "swai-le.h"
 #include "swai-netport.h"
 
-/* A packet in a frame's payload: the engine's fields, little endian. */
+/*
+ * A packet in a frame's payload: the engine's fields, little endian, in
+ * PK_BYTES; a WRITE's bytes follow (their length where a reduce's
+ * locations are).
+ */
 #define PK_BYTES    128
 #define PK_F_CP     1
 #define PK_F_SWPMP  2
+#define PK_F_LAST   4       /* WRITE: its last packet */
 
-static void pk_encode(uint8_t *b, const struct swai_nic_pkt *p)
+/* The bytes of @p into @b; how many. */
+static size_t pk_encode(uint8_t *b, const struct swai_nic_pkt *p)
 {
     unsigned i;
 
     memset(b, 0, PK_BYTES);
     b[0] = (uint8_t)p->kind;
     b[1] = (uint8_t)((p->flags & SWAI_NIC_F_CP ? PK_F_CP : 0) |
-                     (p->flags & SWAI_NIC_F_SWPMP ? PK_F_SWPMP : 0));
+                     (p->flags & SWAI_NIC_F_SWPMP ? PK_F_SWPMP : 0) |
+                     (p->last ? PK_F_LAST : 0));
     b[2] = (uint8_t)p->dst_vport;
     b[3] = (uint8_t)p->child;
     b[4] = (uint8_t)p->rtype;
@@ -36,10 +43,16 @@ static void pk_encode(uint8_t *b, const struct swai_nic_pkt *p)
     swai_st_le(b + 14, 2, p->dst);
     swai_st_le(b + 16, 8, p->addr);
     swai_st_le(b + 24, 8, p->time_ps);
+    if (p->kind == SWAI_NIC_KIND_WRITE) {
+        swai_st_le(b + 32, 4, p->plen);
+        memcpy(b + PK_BYTES, p->payload, p->plen);
+        return PK_BYTES + p->plen;
+    }
     for (i = 0; i < SWAI_NIC_ELEMS_MAX; i++) {
         swai_st_le(b + 32 + 4 * i, 4, p->v.loc[i]);
     }
     memcpy(b + 80, p->v.data, SWAI_NIC_DATA_MAX);
+    return PK_BYTES;
 }
 
 /* False if the bytes cannot be a packet (the engine checks the rest). */
@@ -47,7 +60,7 @@ static bool pk_decode(struct swai_nic_pkt *p, const uint8_t *b, size_t len)
 {
     unsigned i;
 
-    if (len != PK_BYTES) {
+    if (len < PK_BYTES) {
         return false;
     }
     memset(p, 0, sizeof(*p));
@@ -66,6 +79,18 @@ static bool pk_decode(struct swai_nic_pkt *p, const uint8_t *b, size_t len)
     p->dst = (unsigned)swai_ld_le(b + 14, 2);
     p->addr = swai_ld_le(b + 16, 8);
     p->time_ps = swai_ld_le(b + 24, 8);
+    if (p->kind == SWAI_NIC_KIND_WRITE) {
+        p->plen = (uint32_t)swai_ld_le(b + 32, 4);
+        p->last = b[1] & PK_F_LAST;
+        if (p->plen > SWAI_NIC_WRITE_CHUNK || len != PK_BYTES + p->plen) {
+            return false;
+        }
+        memcpy(p->payload, b + PK_BYTES, p->plen);
+        return true;
+    }
+    if (len != PK_BYTES) {
+        return false;
+    }
     for (i = 0; i < SWAI_NIC_ELEMS_MAX; i++) {
         p->v.loc[i] = (uint32_t)swai_ld_le(b + 32 + 4 * i, 4);
     }
@@ -90,11 +115,12 @@ static void rearm(struct swai_netport *np)
 static int eng_send(void *opaque, const struct swai_nic_pkt *p)
 {
     struct swai_netport *np = opaque;
-    uint8_t b[PK_BYTES];
+    uint8_t b[PK_BYTES + SWAI_NIC_WRITE_CHUNK];
+    size_t len;
 
     trace_swai_nic_send(np->node, p->dst, p->dst_vport, p->kind, p->time_ps);
-    pk_encode(b, p);
-    if (swai_rel_send(np->rel, p->dst, b, sizeof(b), wall(np))) {
+    len = pk_encode(b, p);
+    if (swai_rel_send(np->rel, p->dst, b, len, wall(np))) {
         return SWAI_NIC_E_ROUTE;
     }
     rearm(np);

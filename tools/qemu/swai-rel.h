@@ -27,11 +27,11 @@
 
 #define SWAI_REL_ETHERTYPE  0x88b5
 #define SWAI_REL_HDR        30          /* Ethernet 14 + ours 16 */
-#define SWAI_REL_PAYLOAD    160         /* bytes of payload at most */
+#define SWAI_REL_PAYLOAD    1152        /* bytes of payload at most: a WRITE's packet */
 #define SWAI_REL_FRAME      (SWAI_REL_HDR + SWAI_REL_PAYLOAD)
 #define SWAI_REL_NODES      4096        /* node numbers 0..4095 */
 #define SWAI_REL_WINDOW     64          /* frames in flight per peer */
-#define SWAI_REL_QUEUE      2048        /* frames queued per peer */
+#define SWAI_REL_QUEUE      4096        /* frames queued per peer: 4 MiB of WRITEs */
 #define SWAI_REL_RTO_NS     20000000ull /* 20 ms without an ack: resend */
 #define SWAI_REL_TRIES      150         /* resend rounds before a peer is lost */
 
