@@ -161,6 +161,19 @@ sim_check() {
 	t "--plot draws time against ranks (seed 000's figure shape)" \
 		'"$b" -t a2-cluster -a RING,HD,NHR -n 3,5,7,12 --plot "$top/build/sim-ranks.png" \
 		   >/dev/null && [ "$(head -c 4 "$top/build/sim-ranks.png" | tail -c 3)" = PNG ]'
+	# Seed 001's NIC trees at scale (the emulator's own engines: cluster-nic-2x2
+	# checks 4 ranks against the cluster).
+	out=$("$b" -t a2-cluster -c allreduce -a NIC,HOST -n 16,64,256,1024 -b 16 -e 48 --step 16 --json)
+	t "NIC trees, 16..1024 ranks, 16..48 B: offloaded faster than host-driven everywhere" \
+		'echo "$out" | jq -se "group_by([.ranks, .bytes]) | length == 12 and all(.[];
+			(map(select(.algo == \"NIC\"))[0].time_us) <
+			(map(select(.algo == \"HOST\"))[0].time_us))" >/dev/null'
+	t "NIC trees: one more tree level every 4x ranks (degree 4), offloaded time grows by it" \
+		'echo "$out" | jq -se "[.[] | select(.algo == \"NIC\" and .bytes == 16)] | sort_by(.ranks) |
+			[.[1].time_us - .[0].time_us, .[3].time_us - .[2].time_us] | all(. > 5 and . < 12)" \
+			>/dev/null'
+	t "NIC trees: 1024 ranks simulate in under 5 s" \
+		'echo "$out" | jq -se "map(select(.ranks == 1024)) | all(.sim_wall_s < 5)" >/dev/null'
 	t "bad usage exits 2" '"$b" -n 0 >/dev/null 2>&1; [ $? -eq 2 ]'
 	echo "1..$n"
 }
