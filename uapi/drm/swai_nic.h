@@ -22,7 +22,7 @@
 #define SWAI_NIC_BRANCH_MAX		255	/* children one descriptor combines */
 #define SWAI_NIC_QDEPTH			256	/* descriptors queued per virtual port */
 #define SWAI_NIC_NODE_NONE		0xffff	/* DST: send nothing */
-#define SWAI_NIC_WRITE_MAX		(1u << 20)	/* bytes a WRITE moves */
+#define SWAI_NIC_WRITE_MAX		0x100000	/* bytes a WRITE moves, 1 MiB */
 #define SWAI_NIC_WRITE_CHUNK		1024	/* bytes of a WRITE a packet carries */
 
 /* Descriptor fields: byte offsets and widths. */
@@ -42,7 +42,7 @@
 #define SWAI_NIC_D_KEY			0x16	/* u16: the destination port's key */
 #define SWAI_NIC_D_ADDR			0x18	/* u64: PUT/ATOMIC target, or completion */
 #define SWAI_NIC_D_LOC			0x20	/* u32[12]: locations (MAXLOC/MINLOC) */
-#define SWAI_NIC_D_SRC_ADDR		0x20	/* u64: WRITE: the source, in the port owner's space */
+#define SWAI_NIC_D_SRC_ADDR		0x20	/* u64: WRITE: the source (owner's space) */
 #define SWAI_NIC_D_LEN			0x28	/* u32: WRITE: bytes, 1..SWAI_NIC_WRITE_MAX */
 #define SWAI_NIC_D_DATA			0x50	/* 48 bytes: elements */
 
@@ -52,7 +52,7 @@
 #define SWAI_NIC_KIND_BCAST		2	/* send the result (or its data) on */
 #define SWAI_NIC_KIND_PUT		3	/* write DATA at the destination's ADDR */
 #define SWAI_NIC_KIND_ATOMIC		4	/* ADDR[i] = ADDR[i] RTYPE DATA[i] there */
-#define SWAI_NIC_KIND_WRITE		5	/* RDMA WRITE: LEN bytes of SRC_ADDR to ADDR there */
+#define SWAI_NIC_KIND_WRITE		5	/* RDMA WRITE: SRC_ADDR's LEN bytes to ADDR */
 #define SWAI_NIC_KIND_MAX		5
 /* CP: the packet adds 1 to the destination port's CP_Counter. */
 #define SWAI_NIC_F_CP			_BITUL(4)
