@@ -31,8 +31,8 @@ void swccl_nic_types(const struct swccl_call *c, unsigned int *rtype, unsigned i
 		break;
 	}
 	*width = (unsigned int)c->esize;
-	/* A Broadcast is an XOR of the bits (swccl_nic_run.c): exact for any type. */
-	if (c->coll == SWCCL_BROADCAST) {
+	/* A Broadcast or AllGather is an XOR of the bits (swccl_nic_piece.c). */
+	if (c->coll == SWCCL_BROADCAST || c->coll == SWCCL_ALLGATHER) {
 		*dtype = SWAI_NIC_T_UINT;
 		*rtype = SWAI_NIC_OP_BXOR;
 		return;
@@ -52,18 +52,21 @@ void swccl_nic_types(const struct swccl_call *c, unsigned int *rtype, unsigned i
 
 const char *swccl_nic_unsupported(const struct swccl_call *c, swcclAlgo_t algo)
 {
+	bool bits = c->coll == SWCCL_BROADCAST || c->coll == SWCCL_ALLGATHER;
+
 	(void)algo;
-	if (c->coll != SWCCL_ALLREDUCE && c->coll != SWCCL_REDUCE &&
-	    c->coll != SWCCL_BROADCAST)
-		return "the NIC trees do AllReduce, Reduce and Broadcast";
+	if (c->coll != SWCCL_ALLREDUCE && c->coll != SWCCL_REDUCE && !bits &&
+	    c->coll != SWCCL_REDUCESCATTER)
+		return "the NIC trees do AllReduce, Reduce, Broadcast, AllGather and "
+		       "ReduceScatter";
 	if (c->dtype != swcclFloat32 && c->dtype != swcclFloat64 &&
 	    c->dtype != swcclInt32 && c->dtype != swcclInt64)
 		return "the NIC's ALU takes 32- and 64-bit elements (float32/64, int32/64)";
-	if (c->coll != SWCCL_BROADCAST && c->op != swcclSum && c->op != swcclMax &&
-	    c->op != swcclMin)
-		return "the NIC's ALU adds, and takes the max or min";
-	if (c->count * c->esize > SWAI_NIC_DATA_MAX)
-		return "more than 48 bytes (one NIC descriptor's data)";
+	if (!bits && c->op != swcclSum && c->op != swcclMax && c->op != swcclMin)
+		return "the NIC's ALU adds, and takes the max or min (no product or average)";
+	if (swccl_nic_pieces(c) > SWCCL_NIC_MAX_PIECES)
+		return "more than 1024 NIC trees of 48 bytes (48 KiB) in one call; larger "
+		       "messages want RDMA WRITE, which libswccl does not use yet";
 	return NULL;
 }
 
@@ -82,6 +85,8 @@ void swccl_nic_free(struct swccl_shared *sh)
 			sdaaNicClose(&n->port[r]);
 		if (n->stage[r])
 			sdaaFreeHost(n->stage[r]);
+		if (n->in[r])
+			sdaaFreeHost(n->in[r]);
 	}
 	sdaaGetLastError();
 	sdaaSetDevice(dev);
@@ -101,12 +106,12 @@ static swcclResult_t open_rank(struct swccl_shared *sh, struct swccl_nic *n, int
 				  "port: %s (the NIC algorithms need cards on a network: "
 				  "tools/vm/swai-cluster, or swai-vm --nic-hub)", r, cm->card,
 				  sdaaGetErrorString(sdaaGetLastError()));
-	if (sdaaMallocHost(&n->stage[r], SWCCL_NIC_STAGE) ||
+	if (sdaaMallocHost(&n->stage[r], SWAI_NIC_STAGE) ||
 	    sdaaHostGetDevicePointer(&dp, n->stage[r], 0))
 		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: cannot pin %d bytes "
-				  "of staging: %s", r, SWCCL_NIC_STAGE,
+				  "of staging: %s", r, SWAI_NIC_STAGE,
 				  sdaaGetErrorString(sdaaGetLastError()));
-	memset(n->stage[r], 0, SWCCL_NIC_STAGE);
+	memset(n->stage[r], 0, SWAI_NIC_STAGE);
 	n->peer[r] = (struct swai_nic_peer){
 		.node = n->port[r].node, .vport = n->port[r].vport, .key = n->port[r].key,
 		.stage = (uint64_t)(uintptr_t)dp,

@@ -5,11 +5,12 @@
  * between any ranks -- on one card, across cards, across nodes.
  *
  * Two algorithms, both seed 001's reduction tree of branching degree
- * SWCCL_NIC_BRANCH (default 4) over the ranks, for AllReduce, Reduce and
- * Broadcast of at most 48 bytes (one descriptor's data): NIC, offloaded,
- * and HOST, the same tree driven by the hosts -- tools/card/swai-nic-run.h
- * runs both, here on the cards' ports (and on their NIC engines for the
- * prediction).  Both combine in child order, so both give the same bits.
+ * SWCCL_NIC_BRANCH (default 4) over the ranks, one tree per 48 bytes (a
+ * descriptor's data) of AllReduce, Reduce, Broadcast, AllGather and
+ * ReduceScatter (swccl_nic_piece.c): NIC, offloaded, and HOST, the same
+ * trees driven by the hosts -- tools/card/swai-nic-run.h runs both, here
+ * on the cards' ports (and on their NIC engines for the prediction).  Both
+ * combine in child order, so both give the same bits.
  */
 #ifndef SWCCL_NIC_H
 #define SWCCL_NIC_H
@@ -19,15 +20,36 @@
 
 struct swccl_plan;
 
-/* Staging: the tree's (swai-nic-run.h), then the input read from the card. */
-#define SWCCL_NIC_IN_SLOT	(SWAI_NIC_RES_SLOT + 1)
-#define SWCCL_NIC_STAGE		(SWAI_NIC_STAGE + SWAI_NIC_SLOT)
+/*
+ * At most this many trees a call: each carries 48 bytes, and a tree is
+ * tens of microseconds (modeled) and more of wall time under emulation.
+ * Larger messages between nodes want RDMA WRITE (datasheet §16), which
+ * libswccl does not use yet.
+ */
+#define SWCCL_NIC_MAX_PIECES	1024
 
 struct swccl_nic {
 	struct swai_nic_peer peer[SWCCL_MAX_RANKS];	/* every rank's port */
 	sdaaNicPort_t port[SWCCL_MAX_RANKS];	/* this process's ranks */
-	void *stage[SWCCL_MAX_RANKS];		/* their staging, pinned host memory */
+	void *stage[SWCCL_MAX_RANKS];		/* their staging (swai-nic-run.h), pinned */
+	void *in[SWCCL_MAX_RANKS];		/* their inputs, read by the host, pinned */
+	size_t in_bytes[SWCCL_MAX_RANKS];
 };
+
+/* One tree of a call (swccl_nic_piece.c). */
+struct swccl_nic_piece {
+	int root;
+	size_t in_off;		/* bytes into the givers' inputs */
+	size_t out_off;		/* bytes into the keepers' results */
+	unsigned int count;	/* elements */
+	bool all_give;		/* every rank gives its input, else the root alone */
+	bool all_keep;		/* every rank keeps the result, else the root alone */
+};
+
+size_t swccl_nic_pieces(const struct swccl_call *c);
+void swccl_nic_piece(const struct swccl_call *c, size_t i, struct swccl_nic_piece *p);
+/* Bytes of a rank's input the pieces read. */
+size_t swccl_nic_in_bytes(const struct swccl_call *c);
 
 /* NULL if @algo (NIC or HOST) can run @c, else why not. */
 const char *swccl_nic_unsupported(const struct swccl_call *c, swcclAlgo_t algo);

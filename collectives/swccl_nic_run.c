@@ -104,40 +104,53 @@ static void r_read(void *o, int r, size_t off, void *buf, size_t len)
 	memcpy(buf, (uint8_t *)x->sh->nic->stage[r] + off, len);
 }
 
-/* The job of @c as the trees see it; the local ranks' inputs not yet read. */
+/* The job of @c as the trees see it, its first piece's shape, no inputs yet. */
 static void job_of(struct swccl_shared *sh, const struct swccl_call *c, struct nic_call *x)
 {
 	struct swai_nic_job *j = &x->j;
 
 	memset(x, 0, sizeof(*x));
 	/*
-	 * Every call is an AllReduce tree: up, then down.  A Reduce's or a
+	 * Every call is AllReduce trees: up, then down.  A Reduce's or a
 	 * Broadcast's ranks would otherwise leave it at different times, and
 	 * one already in the next call could overwrite a peer's staging or
 	 * count towards its threshold before that peer took this call's.  So a
 	 * Reduce keeps only the root's result, and a Broadcast is an AllReduce
 	 * of the bits by XOR with every other rank giving zeros: the root's
-	 * bits exactly, whatever the type (swccl_nic_types).
+	 * bits exactly, whatever the type (swccl_nic_types, swccl_nic_piece.c).
 	 */
 	j->coll = SWAI_NIC_TREE_ALLREDUCE;
 	j->nranks = c->nranks;
-	j->root = c->coll == SWCCL_ALLREDUCE ? 0 : c->root;
 	j->k = swccl_nic_branch();
 	swccl_nic_types(c, &j->rtype, &j->dtype, &j->width);
-	j->count = (unsigned int)c->count;
 	j->sync_ns = c->tp.syncNs;
 	j->local = x->local;
 	j->recv = x->recv;
 	j->data = x->data;
 	j->lag_ns = x->lag;
-	for (int r = 0; r < c->nranks; r++) {
+	for (int r = 0; r < c->nranks; r++)
 		x->local[r] = !sh->comm[r]->remote;
-		if (c->coll != SWCCL_REDUCE || r == c->root)
-			x->recv[r] = c->r[r].recv.va;
-		x->data[r].count = j->count;
-	}
 	if (sh->nic)
 		j->peer = sh->nic->peer;
+}
+
+/* @x's job for piece @p: its root, count, results' places and (@in) inputs. */
+static void job_piece(struct swccl_shared *sh, const struct swccl_call *c,
+		      const struct swccl_nic_piece *p, bool in, struct nic_call *x)
+{
+	size_t bytes = (size_t)p->count * c->esize;
+
+	x->j.root = p->root;
+	x->j.count = p->count;
+	for (int r = 0; r < c->nranks; r++) {
+		bool gives = p->all_give || r == p->root;
+
+		x->recv[r] = p->all_keep || r == p->root ? c->r[r].recv.va + p->out_off : 0;
+		x->data[r].count = p->count;
+		memset(x->data[r].data, 0, sizeof(x->data[r].data));
+		if (in && gives && x->local[r] && bytes)
+			memcpy(x->data[r].data, (uint8_t *)sh->nic->in[r] + p->in_off, bytes);
+	}
 }
 
 /*
@@ -197,7 +210,7 @@ static bool cards_have_nic(struct swccl_shared *sh, const struct swccl_call *c)
 static void input_lags(struct swccl_shared *sh, const struct swccl_call *c,
 		       struct nic_call *j)
 {
-	uint64_t bytes = (uint64_t)c->count * c->esize, ps, copy;
+	uint64_t bytes = swccl_nic_in_bytes(c), ps, copy;
 	bool any = false;
 
 	ps = ((uint64_t)c->tp.launchNs + c->tp.stepNs) * 1000 +
@@ -216,11 +229,54 @@ static void input_lags(struct swccl_shared *sh, const struct swccl_call *c,
 			j->lag[r] = any ? copy : 0;
 }
 
+/*
+ * The modeled time of @c's pieces, one after another: each from the hosts'
+ * start to its last completion, then the host learning of it a sync later
+ * and starting the next.  Only the first waits for the inputs' copies.
+ * Pieces of one root and count cost the same: each such shape is modeled
+ * once (at most two a block: full, and the last).
+ */
+static int model_pieces(struct swccl_shared *sh, const struct swccl_call *c, struct nic_call *j,
+			bool host, uint64_t *total)
+{
+	struct shape { int root; unsigned int count; uint64_t ns; } seen[2 * SWCCL_MAX_RANKS];
+	struct swai_timing_props props;
+	size_t n = swccl_nic_pieces(c), nseen = 0, s;
+	uint64_t lag[SWCCL_MAX_RANKS];
+
+	/* The NIC's parameters: the timing model's defaults (datasheet §16.6). */
+	swai_timing_props_init(&props);
+	memcpy(lag, j->lag, sizeof(lag));
+	*total = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct swccl_nic_piece pc;
+		uint64_t ns = 0;
+
+		swccl_nic_piece(c, i, &pc);
+		for (s = 0; s < nseen; s++)
+			if (seen[s].root == pc.root && seen[s].count == pc.count)
+				break;
+		if (i && s < nseen) {
+			*total += seen[s].ns + c->tp.syncNs;
+			continue;
+		}
+		job_piece(sh, c, &pc, false, j);
+		memcpy(j->lag, lag, sizeof(lag));
+		if (i)
+			memset(j->lag, 0, sizeof(j->lag));
+		if (swai_nic_model(&j->j, host, &props, &ns))
+			return -1;
+		if (i && nseen < sizeof(seen) / sizeof(seen[0]))
+			seen[nseen++] = (struct shape){ pc.root, pc.count, ns };
+		*total += ns + c->tp.syncNs;
+	}
+	return 0;
+}
+
 swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
 			     struct swccl_plan *p, swcclComm_t comm0)
 {
 	struct swai_nic_peer fake[SWCCL_MAX_RANKS];
-	struct swai_timing_props props;
 	struct nic_call j;
 	const char *why = swccl_nic_unsupported(c, c->want);
 	uint64_t ns = 0;
@@ -246,23 +302,19 @@ swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
 	}
 	j.j.peer = fake;
 	input_lags(sh, c, &j);
-	/* The NIC's parameters: the timing model's defaults (datasheet §16.6). */
-	swai_timing_props_init(&props);
-	j.j.sync_ns = c->tp.syncNs;
-	if (swai_nic_model(&j.j, c->want == swcclAlgoHost, &props, &ns))
+	if (model_pieces(sh, c, &j, c->want == swcclAlgoHost, &ns))
 		return swccl_fail(comm0, swcclInternalError, "%s: the NIC model failed",
 				  swcclAlgoName(c->want));
 	p->algo = c->want;
 	p->how = swcclAlgoName(c->want);
-	/* The host learns of the last completion a sync later. */
-	p->us = (double)(ns + c->tp.syncNs) / 1000.0;
+	p->us = (double)ns / 1000.0;
 	p->transfer_us = 0;
 	p->launches = 0;
 	p->host_syncs = 1;
 	p->fused = -1;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%zu x %s on %d ranks over the NICs: %s, "
-		  "tree of degree %u, %.3f us", c->count, swccl_type_name(c->dtype), c->nranks,
-		  p->how, j.j.k, p->us);
+		  "%zu trees of degree %u, %.3f us", c->count, swccl_type_name(c->dtype),
+		  c->nranks, p->how, swccl_nic_pieces(c), j.j.k, p->us);
 	return swcclSuccess;
 }
 
@@ -291,6 +343,50 @@ bool swccl_nic_auto(struct swccl_shared *sh, struct swccl_call *c, const struct 
 	return true;
 }
 
+/*
+ * Every local rank's input to the host, whole: the cards' in one copy per
+ * rank, all queued at once on the ranks' streams (after the work before
+ * the call); then every stream is synchronised, so the call follows it.
+ * Host memory too is copied, so an in-place call cannot read a result.
+ */
+static swcclResult_t read_inputs(struct swccl_shared *sh, const struct swccl_call *c,
+				 const bool *local, swcclComm_t comm0)
+{
+	struct swccl_nic *n = sh->nic;
+	size_t bytes = swccl_nic_in_bytes(c);
+
+	for (int r = 0; r < c->nranks; r++) {
+		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
+
+		if (!local[r] || !sp || !bytes)
+			continue;
+		if (n->in_bytes[r] < bytes) {
+			if (n->in[r])
+				sdaaFreeHost(n->in[r]);
+			n->in[r] = NULL;
+			n->in_bytes[r] = 0;
+			if (sdaaMallocHost(&n->in[r], bytes))
+				return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: cannot "
+						  "pin %zu bytes for its input: %s", r, bytes,
+						  sdaaGetErrorString(sdaaGetLastError()));
+			n->in_bytes[r] = bytes;
+		}
+		if (c->r[r].send.tier == SWCCL_HOST)
+			memcpy(n->in[r], sp, bytes);
+		else if (sdaaSetDevice(c->r[r].dev) ||
+			 sdaaMemcpyAsync(n->in[r], sp, bytes, sdaaMemcpyDeviceToHost,
+					 c->r[r].stream))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reading its "
+					  "input: %s", r, sdaaGetErrorString(sdaaGetLastError()));
+	}
+	for (int r = 0; r < c->nranks; r++)
+		if (local[r] && (sdaaSetDevice(c->r[r].dev) ||
+				 sdaaStreamSynchronize(c->r[r].stream)))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: %s", r,
+					  sdaaGetErrorString(sdaaGetLastError()));
+	return swcclSuccess;
+}
+
 swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 			    struct swccl_plan *p, swcclComm_t comm0)
 {
@@ -298,69 +394,45 @@ swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 	struct swai_nic_io io = { &x, r_post, r_wait, r_read };
 	struct swai_nic_stall stall = { 0, false };
 	struct nic_call j;
-	size_t bytes = c->count * c->esize;
+	size_t n = swccl_nic_pieces(c), i;
 	swcclResult_t res;
 	uint64_t end = 0;
-	int ret;
+	int ret = 0, l = 0;
 
 	res = swccl_nic_setup(sh, comm0);
 	if (res)
 		return res;
 	job_of(sh, c, &j);
-	/*
-	 * Inputs on the cards come to the host in one copy per rank, all
-	 * queued at once on the ranks' streams (after the work before the
-	 * call); then every stream is synchronised, so the call follows it.
-	 */
-	for (int r = 0; r < c->nranks; r++) {
-		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
-		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWAI_NIC_SLOT;
-
-		if (!j.local[r] || !sp || !bytes || c->r[r].send.tier == SWCCL_HOST)
-			continue;
-		if (sdaaSetDevice(c->r[r].dev) ||
-		    sdaaMemcpyAsync(in, sp, bytes, sdaaMemcpyDeviceToHost, c->r[r].stream))
-			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reading its "
-					  "input: %s", r, sdaaGetErrorString(sdaaGetLastError()));
-	}
-	for (int r = 0; r < c->nranks; r++) {
-		const void *sp = c->coll == SWCCL_BROADCAST && r != c->root ? NULL : c->r[r].sp;
-		uint8_t *in = (uint8_t *)sh->nic->stage[r] + SWCCL_NIC_IN_SLOT * SWAI_NIC_SLOT;
-
-		if (!j.local[r])
-			continue;
-		if (sdaaSetDevice(c->r[r].dev) || sdaaStreamSynchronize(c->r[r].stream))
-			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: %s", r,
-					  sdaaGetErrorString(sdaaGetLastError()));
-		j.data[r].count = (unsigned int)c->count;
-		if (sp && bytes)
-			memcpy(j.data[r].data, c->r[r].send.tier == SWCCL_HOST ? sp : in, bytes);
-	}
-	/*
-	 * Every post at an explicit time: the call starts at the host's clock
-	 * now, and each HOST rank's host then keeps its own (one process may
-	 * stand for several hosts).
-	 */
-	{
+	res = read_inputs(sh, c, j.local, comm0);
+	if (res)
+		return res;
+	while (!j.local[l])
+		l++;
+	for (i = 0; i < n && !ret; i++) {
+		struct swccl_nic_piece pc;
 		struct sdaaTimingParams tp;
-		int l = 0;
 
-		while (!j.local[l])
-			l++;
+		/*
+		 * Every post at an explicit time: the piece starts at the host's
+		 * clock now, and each HOST rank's host then keeps its own (one
+		 * process may stand for several hosts).  The input copies are
+		 * behind: the real hosts' lags are in their clocks.
+		 */
 		if (sdaaDeviceGetTimingParams(&tp, c->r[l].dev))
 			return swccl_fail(comm0, swcclUnhandledSdaaError, "%s",
 					  sdaaGetErrorString(sdaaGetLastError()));
+		swccl_nic_piece(c, i, &pc);
+		job_piece(sh, c, &pc, true, &j);
 		j.j.start_ns = tp.hostClockNs;
+		ret = (p->algo == swcclAlgoHost ? swai_nic_run_host :
+		       swai_nic_run_offload)(&j.j, &io, &end, &stall);
 	}
-	/* The input copies are behind: the real hosts' lags are in their clocks. */
-	memset(j.lag, 0, sizeof(j.lag));
-	ret = (p->algo == swcclAlgoHost ? swai_nic_run_host : swai_nic_run_offload)(&j.j, &io,
-										      &end, &stall);
 	res = !ret ? swcclSuccess : ret == -ETIME ? lost(&j.j, stall.rank, stall.up, comm0) :
 	      ret == -EIO && x.res ? x.res :
 	      swccl_fail(comm0, swcclInternalError, "the NIC tree: error %d", ret);
-	swccl_log(SWCCL_LOG_INFO, SWCCL_LAUNCH, "%s #%llu over the NICs (%s): %s, last "
-		  "completion at %llu ns", swcclAlgoName(p->algo), (unsigned long long)c->seq,
-		  p->how, res ? "failed" : "done", (unsigned long long)end);
+	swccl_log(SWCCL_LOG_INFO, SWCCL_LAUNCH, "%s #%llu over the NICs (%s): %s after %zu of "
+		  "%zu trees, last completion at %llu ns", swcclAlgoName(p->algo),
+		  (unsigned long long)c->seq, p->how, res ? "failed" : "done", i, n,
+		  (unsigned long long)end);
 	return res;
 }

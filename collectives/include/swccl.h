@@ -105,9 +105,10 @@ typedef enum swcclAlgo {
 	swcclAlgoFile = 9,
 	/*
 	 * Over the cards' NIC ports (swai.ko 1.5), between any ranks -- on one
-	 * card, across cards, across nodes -- for AllReduce, Reduce and
-	 * Broadcast of at most 48 bytes: seed 001's reduction tree of
-	 * branching degree SWCCL_NIC_BRANCH, offloaded to the NICs (NIC), or
+	 * card, across cards, across nodes -- for AllReduce, Reduce,
+	 * Broadcast, AllGather and ReduceScatter of 32- and 64-bit types: seed
+	 * 001's reduction tree of branching degree SWCCL_NIC_BRANCH, one per
+	 * 48 bytes (at most 1024 a call), offloaded to the NICs (NIC), or
 	 * the same tree with the host combining and forwarding at every level
 	 * (HOST, as MPI over a NIC).  Both give the same bits.
 	 */

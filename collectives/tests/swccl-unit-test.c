@@ -16,6 +16,7 @@
 #include "swccl_algo.h"
 #include "swccl_fused.h"
 #include "swccl_kind.h"
+#include "swccl_nic.h"
 #include "swccl_plan.h"
 #include "swk.h"
 #include "tap.h"
@@ -621,6 +622,69 @@ static void test_subsys(void)
 	CHECK_EQ(swccl_subsys_parse("nonsense"), 0);
 }
 
+/*
+ * A call over the NICs, piece by piece (swccl_nic_piece.c), on 64-bit
+ * words -- the givers' sum (XOR for AllGather and Broadcast, whose other
+ * ranks give zeros) written to the keepers -- is the collective.
+ */
+static void test_nic_pieces(void)
+{
+	enum { R = 5, C = 23 };
+	static uint64_t in[R][R * C], out[R][R * C];
+	uint64_t seed = 7;
+
+	for (int coll = SWCCL_ALLGATHER; coll <= SWCCL_REDUCE; coll++)
+		for (int n = 1; n <= R; n++)
+			for (size_t count = 0; count <= C; count += 1 + count / 3) {
+				struct swccl_call c = { .coll = coll, .nranks = n, .count = count,
+							.esize = 8, .root = n - 1 };
+				bool bits = coll == SWCCL_ALLGATHER || coll == SWCCL_BROADCAST;
+				size_t np = swccl_nic_pieces(&c), inw = swccl_nic_in_bytes(&c) / 8;
+				int bad = 0;
+
+				for (int r = 0; r < n; r++)
+					for (size_t i = 0; i < R * C; i++) {
+						in[r][i] = splitmix64(&seed) >> 8;
+						out[r][i] = 0;
+					}
+				for (size_t i = 0; i < np; i++) {
+					struct swccl_nic_piece p;
+					uint64_t v[6];
+
+					swccl_nic_piece(&c, i, &p);
+					CHECK(p.count <= 6 && p.root >= 0 && p.root < n);
+					for (unsigned int e = 0; e < p.count; e++) {
+						v[e] = 0;
+						for (int g = 0; g < n; g++)
+							if (p.all_give || g == p.root)
+								v[e] = bits ? v[e] ^ in[g][p.in_off / 8 + e] :
+								       v[e] + in[g][p.in_off / 8 + e];
+					}
+					for (int k = 0; k < n; k++)
+						if (p.all_keep || k == p.root)
+							memcpy(&out[k][p.out_off / 8], v, p.count * 8);
+				}
+				for (int r = 0; r < n; r++)
+					for (size_t i = 0; i < (coll == SWCCL_ALLGATHER ? n * count : count); i++) {
+						uint64_t want = 0;
+
+						if (coll == SWCCL_ALLGATHER)
+							want = in[i / count][i % count];
+						else if (coll == SWCCL_BROADCAST)
+							want = in[c.root][i];
+						else
+							for (int g = 0; g < n; g++)
+								want += in[g][(coll == SWCCL_REDUCESCATTER ?
+									       (size_t)r * count : 0) + i];
+						if (coll == SWCCL_REDUCE && r != c.root)
+							want = 0;
+						bad += out[r][i] != want;
+					}
+				CHECK_EQ(bad, 0);
+				CHECK(inw == (coll == SWCCL_REDUCESCATTER ? n * count : count));
+			}
+}
+
 static const struct tap_test tests[] = {
 	{ "fused calls: bitwise the unfused sequence and the host reference", test_fused },
 	{ "shard arithmetic", test_shards },
@@ -629,6 +693,7 @@ static const struct tap_test tests[] = {
 	{ "rank-order reduction: bitwise identical across algorithms", test_bitwise },
 	{ "plan cache: one plan per call shape", test_plan_cache },
 	{ "SWCCL_DEBUG_SUBSYS", test_subsys },
+	{ "NIC calls as 48-byte trees: every collective's result", test_nic_pieces },
 };
 
 TAP_MAIN(tests)

@@ -48,7 +48,7 @@ static void usage(void)
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
-		"       NIC HOST (over the cards' NICs, at most 48 bytes: offloaded, software)\n"
+		"       NIC HOST (over the cards' NICs, 48 B a tree: offloaded, software)\n"
 		"       FILE (the schedule SWCCL_SCHED_FILE names)\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
 		"       run in levels: CSC on each card, the algorithm between the cards\n"
