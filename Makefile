@@ -373,6 +373,7 @@ $(B)/tests/swk-unit-test: $(B)/san/runtime/kernels/tests/swk-unit-test.o $(B)/sa
 CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c \
 	collectives/swccl_launch.c collectives/swccl_group.c collectives/swccl_timeout.c \
 	collectives/swccl_fused.c collectives/swccl_coll.c collectives/swccl_mem.c \
+	collectives/swccl_barrier.c \
 	collectives/swccl_xproc.c collectives/swccl_hier.c collectives/swccl_nic.c \
 	collectives/swccl_nic_run.c,$(CCL_SRC))
 $(B)/tests/swccl-unit-test: $(call objs,san,collectives/tests/swccl-unit-test.c $(CCL_UT_SRC)) \

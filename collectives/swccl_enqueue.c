@@ -168,7 +168,7 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 						  "(fused calls) shapes, eps, keep, seed, offset, "
 						  "fusion",
 						  (unsigned long long)*seq);
-		if (!sh->failed && !inst->bad && inst->call.count) {
+		if (!sh->failed && !inst->bad && (inst->call.count || inst->call.kind->empty)) {
 			pthread_mutex_unlock(&sh->mu);
 			swcclComm_t comm0 = sh->xproc ? comm : sh->comm[0];
 

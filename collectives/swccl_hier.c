@@ -418,6 +418,9 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 	swcclResult_t res;
 	int dev = 0;
 
+	/* A barrier is one tree, or the hosts', whatever the levels. */
+	if (c->kind == &swccl_kind_barrier)
+		return swccl_execute(sh, c, comm0);
 	if (c->kind != &swccl_kind_coll)
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the fused calls run on the core "
 				  "groups of one card, not on a comm of several cards",

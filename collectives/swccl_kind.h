@@ -45,10 +45,13 @@ struct swccl_kind {
 	 */
 	swcclResult_t (*plan)(struct swccl_shared *sh, struct swccl_call *c, struct swccl_plan *p,
 			      swcclComm_t comm0);
+	/* A call of no elements still runs (a barrier); else it returns at once. */
+	bool empty;
 };
 
 extern const struct swccl_kind swccl_kind_coll;		/* swccl_coll.c */
 extern const struct swccl_kind swccl_kind_fused;	/* swccl_fused.c */
+extern const struct swccl_kind swccl_kind_barrier;	/* swccl_barrier.c */
 
 /* swccl_enqueue.c: the host rendezvous of the ranks */
 swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq);

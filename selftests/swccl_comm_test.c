@@ -294,6 +294,47 @@ TEST_F(cc, bad_arguments)
 	cctx_close(x);
 }
 
+/*
+ * swcclBarrier of the comm's ranks in a group (over the NICs where the
+ * cards have them on a network, else the hosts'); a barrier where another
+ * rank calls an AllReduce is refused, and the comm still works.
+ */
+TEST_F(cc, barrier)
+{
+	struct cctx *x = &self->x;
+	struct swcclCallInfo ci;
+	void *g;
+
+	ASSERT_EQ(0, cctx_open(x));
+	g = balloc(x, 0, PL_GLOBAL, 4096);
+	EXPECT_EQ(swcclInvalidArgument, swcclBarrier(NULL, NULL));
+	for (int k = 0; k < 3; k++) {
+		swcclGroupStart();
+		for (int r = 0; r < x->n; r++)
+			swcclBarrier(x->comm[r], x->st[r]);
+		ASSERT_EQ(swcclSuccess, swcclGroupEnd()) {
+			TH_LOG("%s", swcclGetLastError(x->comm[0]));
+		}
+	}
+	ASSERT_EQ(swcclSuccess, swcclCommLastCallInfo(x->comm[0], &ci));
+	TH_LOG("a barrier of %d ranks: %s, %.3f us", x->n, swcclAlgoName(ci.algo),
+	       ci.predicted_us);
+	EXPECT_TRUE(ci.algo == swcclAlgoNic || ci.algo == swcclAlgoAuto);
+	swcclGroupStart();
+	for (int r = 0; r < x->n; r++)
+		if (r)
+			swcclAllReduce(g, g, 0, swcclFloat, swcclSum, x->comm[r], x->st[r]);
+		else
+			swcclBarrier(x->comm[r], x->st[r]);
+	EXPECT_EQ(swcclInvalidUsage, swcclGroupEnd());
+	swcclGroupStart();
+	for (int r = 0; r < x->n; r++)
+		swcclBarrier(x->comm[r], x->st[r]);
+	EXPECT_EQ(swcclSuccess, swcclGroupEnd());
+	sdaaFreeCross(g);
+	cctx_close(x);
+}
+
 /* A rank that never calls: SWCCL_TIMEOUT, a message naming it; nothing launched. */
 TEST_F_TIMEOUT(cc, timeout_rank_never_calls, 60)
 {

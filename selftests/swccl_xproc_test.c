@@ -17,6 +17,8 @@
  * one fabric.
  */
 #include <signal.h>
+#include <time.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "swai_test.h"
@@ -274,12 +276,19 @@ out:
 	return wrong;
 }
 
-enum job { JOB_SWEEP, JOB_TYPES, JOB_KILLED };
+enum job { JOB_SWEEP, JOB_TYPES, JOB_KILLED, JOB_BARRIER };
+
+/* JOB_BARRIER: when each rank came to each barrier and left it (shared memory). */
+struct times {
+	double arrive[3][NR_MAX], leave[3][NR_MAX];
+	int algo[3][NR_MAX];
+};
 
 struct xjob {
 	swcclUniqueId id;
 	int first_card, n;	/* ranks on cards first_card .. first_card + n - 1 */
 	enum job job;
+	struct times *times;
 };
 
 static int rank_open(struct xrank *x, const struct xjob *j, int rank)
@@ -398,6 +407,51 @@ static int killed(struct xrank *x)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Three barriers, rank r coming to each 100 r ms late, after queuing a
+ * copy on its stream: nobody leaves before the last came (the parent
+ * checks the times), and the copy is done when it does.
+ */
+static int barriers(struct xrank *x, struct times *t)
+{
+	size_t n = 4 << 20;
+	void *h = malloc(n), *d = xalloc(PL_LOCAL, n);
+	int bad = 0;
+
+	if (!h || !d)
+		return 1;
+	memset(h, 0x5a, n);
+	for (int b = 0; b < 3; b++) {
+		struct swcclCallInfo ci;
+
+		usleep((useconds_t)(100000 * x->rank));
+		if (sdaaMemcpyAsync(d, h, n, sdaaMemcpyHostToDevice, x->st))
+			bad++;
+		t->arrive[b][x->rank] = now_s();
+		if (swcclBarrier(x->comm, x->st)) {
+			fprintf(stderr, "# rank %d: barrier %d: %s\n", x->rank, b,
+				swcclGetLastError(x->comm));
+			bad++;
+		}
+		t->leave[b][x->rank] = now_s();
+		if (sdaaStreamQuery(x->st) != sdaaSuccess)
+			bad++;	/* the copy before the barrier is done */
+		if (!swcclCommLastCallInfo(x->comm, &ci))
+			t->algo[b][x->rank] = ci.algo;
+	}
+	xfree(PL_LOCAL, d);
+	free(h);
+	return bad;
+}
+
 static int rank_main(const struct xjob *j, int rank)
 {
 	struct xrank x;
@@ -407,7 +461,8 @@ static int rank_main(const struct xjob *j, int rank)
 		setenv("SWCCL_TIMEOUT", "3", 1);
 	if (rank_open(&x, j, rank))
 		return 100;
-	bad = j->job == JOB_SWEEP ? sweep(&x) : j->job == JOB_TYPES ? types(&x) : killed(&x);
+	bad = j->job == JOB_SWEEP ? sweep(&x) : j->job == JOB_TYPES ? types(&x) :
+	      j->job == JOB_BARRIER ? barriers(&x, j->times) : killed(&x);
 	if (x.comm && swcclCommDestroy(x.comm))
 		bad++;
 	sdaaStreamDestroy(x.st);
@@ -486,6 +541,43 @@ TEST(two_comms_at_once)
 	ASSERT_EQ(pb, waitpid(pb, &cb, 0));
 	EXPECT_TRUE(WIFEXITED(ca) && !WEXITSTATUS(ca));
 	EXPECT_TRUE(WIFEXITED(cb) && !WEXITSTATUS(cb));
+}
+
+/*
+ * swcclBarrier between processes: over the NICs where the cards have them
+ * on a network (swai-vm --nic-hub), else the hosts' rendezvous.
+ */
+TEST(barrier_of_processes)
+{
+	struct xjob j = { .n = 3, .job = JOB_BARRIER };
+	int st[NR_MAX], have = cards();
+
+	if (have < 2)
+		SKIP(return, "fewer than 2 cards on one fabric");
+	j.n = have < 3 ? have : 3;
+	j.times = mmap(NULL, sizeof(*j.times), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, j.times);
+	ASSERT_EQ(swcclSuccess, swcclGetUniqueId(&j.id));
+	ASSERT_EQ(0, launch(&j, st));
+	for (int r = 0; r < j.n; r++)
+		EXPECT_EQ(0, st[r]);
+	for (int b = 0; b < 3; b++) {
+		double last = 0, first = 1e30;
+
+		for (int r = 0; r < j.n; r++) {
+			last = j.times->arrive[b][r] > last ? j.times->arrive[b][r] : last;
+			first = j.times->leave[b][r] < first ? j.times->leave[b][r] : first;
+			EXPECT_EQ(j.times->algo[b][0], j.times->algo[b][r]);
+		}
+		EXPECT_GE(first, last) {
+			TH_LOG("barrier %d: a rank left at %.3f, before the last came at %.3f",
+			       b, first, last);
+		}
+		TH_LOG("barrier %d of %d processes: %s", b, j.n,
+		       swcclAlgoName((swcclAlgo_t)j.times->algo[b][0]));
+	}
+	munmap(j.times, sizeof(*j.times));
 }
 
 TEST(killed_process)

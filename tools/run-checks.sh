@@ -317,6 +317,8 @@ cluster_nic_check() {
 			   "$(echo "$sim" | jq -s --arg a $a "map(select(.algo == \$a))[0].time_us * 100 |
 				round")" ]'
 	done
+	t "the processes meet at a swcclBarrier over the NICs before the first row" \
+		'grep -q "4 processes on 2 nodes met at a barrier (NIC, " "$log"'
 	t "the fabric's algorithms are refused between nodes, saying why" \
 		'grep -q "the ranks span nodes, and between nodes only NIC and HOST run" "$log"'
 	# Node 1's processes are killed in the middle of a long run.

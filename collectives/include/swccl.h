@@ -188,6 +188,14 @@ swcclResult_t swcclBroadcast(const void *sendbuff, void *recvbuff, size_t count,
 swcclResult_t swcclReduce(const void *sendbuff, void *recvbuff, size_t count,
 			  swcclDataType_t datatype, swcclRedOp_t op, int root, swcclComm_t comm,
 			  sdaaStream_t stream);
+/*
+ * Returns when every rank of @comm has called it and the work queued on
+ * @stream (of each of this process's ranks) before it has finished.  Over
+ * the cards' NICs when they are on a network: seed 001's tree of no data,
+ * offloaded (SWCCL_ALGO=HOST: driven by the hosts), the only way between
+ * nodes; else the hosts' rendezvous.  In a group, at swcclGroupEnd.
+ */
+swcclResult_t swcclBarrier(swcclComm_t comm, sdaaStream_t stream);
 
 /*
  * Group calls: between GroupStart and GroupEnd, collectives are only

@@ -219,6 +219,17 @@ void bench_setup(struct bench *b)
 		fprintf(stderr, "swccl-bench: out of host memory\n");
 		exit(1);
 	}
+	/* Under a launcher: every process ready before the first row. */
+	if (b->world) {
+		struct swcclCallInfo ci;
+
+		CCL(b, swcclBarrier(b->comm[0], b->s[0]));
+		CCL(b, swcclCommLastCallInfo(b->comm[0], &ci));
+		if (!b->base)
+			fprintf(stderr, "swccl-bench: %d processes on %d nodes met at a barrier "
+				"(%s, %.3f us)\n", b->world, b->nodes, ci.algo == swcclAlgoAuto ?
+				"the hosts'" : bench_algo_name(ci.algo), ci.predicted_us);
+	}
 }
 
 void bench_teardown(struct bench *b)
