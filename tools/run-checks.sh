@@ -276,15 +276,16 @@ cluster_nic_check() {
 		 swccl-bench allgather -b 96 -e 1056 -f 11 -d double -n 2 -w 1 --json &&
 		 swccl-bench reducescatter -b 48 -e 528 -f 11 -d float -o min -n 2 -w 1 --json &&
 		 swccl-bench allreduce -b 1000 -e 1000 -d int32 -o max -n 2 -w 1 --json &&
-		 swccl-bench broadcast -b 2504 -e 2504 -d int64 -r 3 -a HOST -n 2 -w 1 --json' \
+		 swccl-bench broadcast -b 2504 -e 2504 -d int64 -r 3 -a HOST -n 2 -w 1 --json &&
+		 swccl-bench barrier -a all --json' \
 		>"$log" 2>"$err"; rc=$?
 	rows=$(sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' "$log")
 	echo "$rows" | jq -c '{coll, nodes, ranks, bytes, algo, chosen, time_us, predicted_us, wrong}' |
 		sed 's/^/# /'
 	t "swai-cluster --nodes 2 --cards 2 --card-nics: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30; false; }'
-	t "23 rows, each of 2 nodes, 4 ranks" \
-		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 23 ]'
+	t "26 rows, each of 2 nodes, 4 ranks" \
+		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 26 ]'
 	t "no wrong element anywhere" '[ "$(echo "$rows" | jq -s "map(.wrong) | add")" = 0 ]'
 	# Exact where every process starts the call at one modeled time (an
 	# AllReduce's processes all copy an input, and each call ends them
@@ -301,7 +302,7 @@ cluster_nic_check() {
 			all(.[]; (map(select(.algo == \"NIC\"))[0].time_us) <
 				 (map(select(.algo == \"HOST\"))[0].time_us))" >/dev/null'
 	t "AUTO takes the NIC between nodes, whatever the collective" \
-		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\")) | length == 8 and
+		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\")) | length == 9 and
 			all(.[]; .chosen == \"NIC\")" >/dev/null'
 	# Larger than a descriptor: a tree per 48 B piece of each block, odd counts.
 	t "AllGather, ReduceScatter, AllReduce and Broadcast of many trees: 5 rows, none wrong" \
@@ -317,6 +318,10 @@ cluster_nic_check() {
 			   "$(echo "$sim" | jq -s --arg a $a "map(select(.algo == \$a))[0].time_us * 100 |
 				round")" ]'
 	done
+	t "Barrier: the NIC's offloaded tree is faster than the hosts'" \
+		'echo "$rows" | jq -se "map(select(.coll == \"barrier\")) | length == 3 and
+			(map(select(.algo == \"NIC\"))[0].time_us) <
+			(map(select(.algo == \"HOST\"))[0].time_us)" >/dev/null'
 	t "the processes meet at a swcclBarrier over the NICs before the first row" \
 		'grep -q "4 processes on 2 nodes met at a barrier (NIC, " "$log"'
 	t "the fabric's algorithms are refused between nodes, saying why" \

@@ -19,7 +19,7 @@
 #include "swccl-bench-data.h"
 
 static const char *const coll_names[NCOLL] = {
-	"allgather", "reducescatter", "allreduce", "broadcast", "reduce"
+	"allgather", "reducescatter", "allreduce", "broadcast", "reduce", "barrier"
 };
 
 const char *bench_coll_name(enum bench_coll c)

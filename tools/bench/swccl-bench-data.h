@@ -14,7 +14,7 @@
 
 #include "swccl.h"
 
-enum bench_coll { COLL_AG, COLL_RS, COLL_AR, COLL_BC, COLL_RD, NCOLL };
+enum bench_coll { COLL_AG, COLL_RS, COLL_AR, COLL_BC, COLL_RD, COLL_BAR, NCOLL };
 
 /* Poison byte of every output element the collective must overwrite. */
 #define BENCH_POISON 0xee

@@ -13,7 +13,7 @@
 size_t bench_counts(enum bench_coll c, size_t bytes, size_t esize, int nranks, size_t *count,
 		    size_t *param)
 {
-	size_t n = esize ? bytes / esize : 0;
+	size_t n = esize && c != COLL_BAR ? bytes / esize : 0;	/* a barrier: none */
 
 	if (c == COLL_AG || c == COLL_RS) {
 		*param = n / (size_t)nranks;

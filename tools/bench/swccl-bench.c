@@ -6,7 +6,7 @@
  * from a common start) and wall time (what the emulator took), checked
  * bitwise; and the SW-IntraCC paper's figures (eqs. (3)-(8), Figs. 13-15).
  *
- *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce
+ *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier
  *     [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]
  *     [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]
  *     [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]
@@ -22,7 +22,9 @@
  * Global-HBM (sdaaMallocCross), in place; --place local: Local-HBM of each
  * rank's core group, out of place; --place host: pinned host memory
  * (sdaaMallocHost), out of place -- where MPI's buffers are in seed 001's
- * comparison of the NIC's offload with software.  Ranks are core groups 0..n-1 of the card
+ * comparison of the NIC's offload with software.  A barrier (swcclBarrier) has
+ * no sizes: a row per algorithm, the NIC's tree offloaded (NIC) and driven
+ * by the hosts (HOST), and AUTO.  Ranks are core groups 0..n-1 of the card
  * of device 0 (default all 4).  Run it in the VM:
  *   tools/vm/swai-vm --cards 1 -- swccl-bench allgather -b 1M -e 64M -f 2 -a all
  */
@@ -43,7 +45,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce\n"
+		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
@@ -163,6 +165,15 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		usage();
 	if (!o->minb)
 		o->minb = 1;
+	if (o->coll == COLL_BAR) {	/* one row an algorithm: no sizes */
+		o->minb = o->maxb = 8;
+		if (o->all) {
+			o->algos[0] = swcclAlgoNic;
+			o->algos[1] = swcclAlgoHost;
+			o->algos[2] = swcclAlgoAuto;
+			o->nalgos = 3;
+		}
+	}
 }
 
 static void sweep(struct bench *b)
@@ -184,6 +195,10 @@ static void sweep(struct bench *b)
 			if (o->all && (o->algos[a] == swcclAlgoNic || o->algos[a] == swcclAlgoHost) &&
 			    (sdaaGetDeviceProperties(&p0, b->dev[0]) ||
 			     !(p0.capabilities & DRM_SWAI_CAP_NIC)))
+				continue;
+			/* A barrier is the NIC's tree (NIC, HOST) or the hosts' (AUTO). */
+			if (o->coll == COLL_BAR && o->algos[a] != swcclAlgoAuto &&
+			    o->algos[a] != swcclAlgoNic && o->algos[a] != swcclAlgoHost)
 				continue;
 			r = bench_measure(b, bytes, o->algos[a], o->check);
 
