@@ -5,7 +5,7 @@
 # and 8 nodes of one card each (tools/vm/swai-cluster --card-nics), in
 # double, float and int64, the buffers in pinned host memory as MPI's are
 # in the seed.  Prints the seed's layout (us, software | offload, speed-up)
-# for each type, and a JSON line per row to BUILD/nic-tables.json.
+# for each type, then a barrier's, and a JSON line per row to BUILD/nic-tables.json.
 # NODES="2 4 8" and TYPES="double float int64" choose.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +23,8 @@ for n in ${NODES:-2 4 8}; do
 				swccl-bench allreduce -b $s -e $s -d $t -a HOST -n 2 -w 1 --place host \
 					--json --no-summary || exit 1
 			done
-		done' | sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' >>"$out"
+		done
+		swccl-bench barrier -a all -n 2 -w 1 --place host --json' | sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' >>"$out"
 done
 for t in ${TYPES:-double float int64}; do
 	echo "# AllReduce, $t, pinned host memory; us: software (HOST) | offload (NIC) | speed-up"
@@ -44,6 +45,16 @@ for t in ${TYPES:-double float int64}; do
 	done
 	echo
 done
+echo "# Barrier (swcclBarrier: the tree of no data); us: software (HOST) | offload (NIC) | speed-up"
+for n in ${NODES:-2 4 8}; do
+	jq -rs --argjson n "$n" '
+		map(select(.coll == "barrier" and .nodes == $n)) |
+		(map(select(.algo == "HOST"))[0].time_us) as $h |
+		(map(select(.algo == "NIC"))[0].time_us) as $o |
+		"\($n) | \($h * 1000 | round / 1000) | \($o * 1000 | round / 1000) | \($h / $o * 100 | round / 100)"' "$out" |
+		awk -F' [|] ' '{ printf "%6s | %8s %8s %5s\n", $1, $2, $3, $4 }'
+done
+echo
 wrong=$(jq -s 'map(.wrong) | add' "$out")
 echo "# $(jq -s length "$out") rows, $wrong wrong elements; rows in $out"
 [ "$wrong" = 0 ]
