@@ -635,18 +635,24 @@ int swccl_boot_allgather(struct swccl_boot *b, const void *mine, size_t len, voi
 		}
 		return 0;
 	}
+	/*
+	 * Every rank's part is read even after one failed: a socket closed
+	 * with unread data resets, and its rank would lose the answer that
+	 * names the lost one.
+	 */
 	for (int r = 1; r < b->nranks; r++) {
 		struct reply in = { 0 };
 
 		if (recv_all(b->fd[r], &in, sizeof(in), deadline) || in.magic != BOOT_MAGIC ||
 		    in.len != rp.len ||
 		    recv_all(b->fd[r], out + (size_t)r * len, len, deadline)) {
+			if (rp.status)
+				continue;	/* the first loss is the one named */
 			snprintf(why, n, "rank %d: %s", r, in.magic == BOOT_MAGIC &&
 				 in.len != rp.len ? "the ranks disagree on an exchange" :
 				 io_error());
 			rp.status = -1;
 			snprintf(rp.msg, sizeof(rp.msg), "rank 0 lost rank %d: %s", r, why);
-			break;
 		}
 	}
 	for (int r = 1; r < b->nranks; r++)
