@@ -196,7 +196,13 @@ static int connect_to(uint32_t ip, uint16_t port, double deadline)
 			return fd;
 		}
 		close(fd);
-		if ((errno != ECONNREFUSED && errno != EINTR && errno != ETIMEDOUT) ||
+		/*
+		 * Not listening yet, or its node not up yet (no ARP answer: the
+		 * launcher starts the nodes together, and a slow one boots
+		 * later): try again until the deadline, as NCCL's bootstrap does.
+		 */
+		if ((errno != ECONNREFUSED && errno != EINTR && errno != ETIMEDOUT &&
+		     errno != EHOSTUNREACH && errno != ENETUNREACH && errno != EHOSTDOWN) ||
 		    now_s() > deadline)
 			return -1;
 		usleep(20000);
