@@ -16,7 +16,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from swai_qtest_lib import Qtest, B0, B1, B2
+from swai_qtest_lib import Tap, Qtest, B0, B1, B2
 
 qemu, topodir = sys.argv[1], sys.argv[2]
 mesh8 = os.path.join(topodir, 'mesh8.json')
@@ -25,19 +25,10 @@ q = Qtest(qemu, ('fabric=fab0', 'fabric-card=0'),
           args=('-device', 'swai-fabric,id=fab0,topology=' + mesh8,
                 '-device', 'swai,addr=05.0,fabric=fab0,fabric-card=3'))
 cmd, rd, wr = q.cmd, q.rd, q.wr
-fails = checks = 0
 
 
-def check(name, got, exp):
-    global fails, checks
-    ok = got == exp
-    fails += not ok
-    checks += 1
-    if isinstance(got, int) and isinstance(exp, int):
-        print('%sok %d - %s: got 0x%x expected 0x%x' % ('' if ok else 'not ', checks,
-                                                        name, got, exp))
-    else:
-        print('%sok %d - %s' % ('' if ok else 'not ', checks, name))
+tap = Tap()
+check = tap.check
 
 
 def wq(a, v):
@@ -163,5 +154,4 @@ for args, msg in bad:
     if msg not in r.stderr:
         print('# stderr: %s' % r.stderr.strip())
 
-print('1..%d' % checks)
-sys.exit(1 if fails else 0)
+tap.done()

@@ -17,24 +17,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from swai_qtest_lib import Qtest, B0, B1, B2
+from swai_qtest_lib import Tap, Qtest, B0, B1, B2
 
 qemu = sys.argv[1]
 PB0, PB1, PB2 = 0xc0100000, 0xc0110000, 0xa00000000     # card 1's BARs
-fails = checks = 0
 
 
-def check(name, got, exp):
-    global fails, checks
-    ok = got == exp
-    fails += not ok
-    checks += 1
-    if isinstance(got, int) and isinstance(exp, int) and not isinstance(got, bool):
-        print('%sok %d - %s: got 0x%x expected 0x%x' % ('' if ok else 'not ', checks,
-                                                        name, got, exp))
-    else:
-        print('%sok %d - %s%s' % ('' if ok else 'not ', checks, name,
-                                  '' if ok else ': got %r expected %r' % (got, exp)))
+tap = Tap()
+check = tap.check
 
 
 # uapi/drm/swai_nic.h and kernel/swai_regs.h
@@ -276,5 +266,4 @@ for extra, msg in [
     if msg not in r.stderr:
         print('# stderr: %s' % r.stderr.strip())
 
-print('1..%d' % checks)
-sys.exit(1 if fails else 0)
+tap.done()

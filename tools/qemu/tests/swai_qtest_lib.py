@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -118,3 +119,25 @@ class Qtest:
         if 'error' in r:
             raise RuntimeError(r['error'])
         return r['return']
+
+
+class Tap:
+    """TAP lines for the qtest scripts: check() each, done() the plan and exit status."""
+
+    def __init__(self):
+        self.fails = self.checks = 0
+
+    def check(self, name, got, exp):
+        ok = got == exp
+        self.fails += not ok
+        self.checks += 1
+        mark = '' if ok else 'not '
+        if isinstance(got, int) and isinstance(exp, int) and not isinstance(got, bool):
+            print('%sok %d - %s: got 0x%x expected 0x%x' % (mark, self.checks, name, got, exp))
+        else:
+            print('%sok %d - %s%s' % (mark, self.checks, name,
+                                      '' if ok else ': got %r expected %r' % (got, exp)))
+
+    def done(self):
+        print('1..%d' % self.checks)
+        sys.exit(1 if self.fails else 0)
