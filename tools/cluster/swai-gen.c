@@ -12,7 +12,7 @@
 
 const struct swai_gen *const swai_gens[] = {
     &swai_gen_ring, &swai_gen_mesh1, &swai_gen_mesh2, &swai_gen_hd,
-    &swai_gen_nhr, &swai_gen_rb, NULL
+    &swai_gen_nhr, &swai_gen_rb, &swai_gen_direct, &swai_gen_plane, NULL
 };
 
 const struct swai_gen *swai_gen_find(const char *name)
@@ -36,7 +36,7 @@ int swai_gen_build(struct swai_sched *s, const char *algo,
     memset(s, 0, sizeof(*s));
     if (!g) {
         snprintf(why, n, "no algorithm \"%s\" (RING, MESH1, MESH2, HD, NHR, "
-                 "RB)", algo);
+                 "RB, DIRECT, PLANE)", algo);
         return -EINVAL;
     }
     if ((unsigned)coll >= SWAI_COLL_N || !(g->colls & (1u << coll))) {

@@ -2,7 +2,8 @@
 /*
  * swai-gen.h - the algorithms that generate schedules (swai-sched.h):
  * Ring, Mesh one-shot and two-shot, recursive halving-doubling, NHR
- * (seed 000) and Reduce+Broadcast, one file each (swai-gen-*.c).
+ * (seed 000), Reduce+Broadcast, and AllToAll's pairwise DIRECT and
+ * plane-hierarchical PLANE (seed 002), one file each (swai-gen-*.c).
  *
  * A generator builds a complete schedule, dependencies included, for one
  * collective on any number of ranks it supports, or says why not.  libswccl
@@ -34,6 +35,12 @@ struct swai_gen_opts {
      * (libswccl's levels shift plane j by j (N - 1) / G).  Others ignore it.
      */
     int shift;
+    /*
+     * PLANE: the node of each rank ([nranks], any numbers; NULL: every
+     * rank a node of its own) -- the topology's grouping, from
+     * swai_topo_card_node() of the ranks' cards.  Others ignore it.
+     */
+    const int *node_of;
 };
 
 struct swai_gen {
@@ -46,7 +53,7 @@ struct swai_gen {
 };
 
 extern const struct swai_gen swai_gen_ring, swai_gen_mesh1, swai_gen_mesh2,
-       swai_gen_hd, swai_gen_nhr, swai_gen_rb;
+       swai_gen_hd, swai_gen_nhr, swai_gen_rb, swai_gen_direct, swai_gen_plane;
 
 /* Every generator, NULL-terminated, in the order -a all lists them. */
 extern const struct swai_gen *const swai_gens[];

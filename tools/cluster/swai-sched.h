@@ -168,6 +168,13 @@ double swai_coll_bus_factor(enum swai_coll c, int nranks);
 uint64_t swai_coll_block_bytes(enum swai_coll c, int nranks, uint64_t size);
 
 /*
+ * swai-sched-traffic.c: the sends of @s between ranks on different nodes
+ * (@node_of[rank]), and the chunks they carry.
+ */
+void swai_sched_internode(const struct swai_sched *s, const int *node_of,
+                          uint64_t *msgs, uint64_t *chunks);
+
+/*
  * swai-sched-order.c: the order rank @rk issues its steps in, into
  * @order[0 .. nsteps): dependencies first, steps that cannot block before
  * receives that wait, sends to a peer and receives from it in the

@@ -55,6 +55,14 @@ int swai_topo_find(const struct swai_topo *t, const char *name)
     return -1;
 }
 
+int swai_topo_card_node(const struct swai_topo *t, int card)
+{
+    if (card < 0 || card >= t->ncards) {
+        return -1;
+    }
+    return t->devs[t->card_dev[card]].node;
+}
+
 static int add_dev(struct swai_topo *t, const struct swai_topo_dev *d,
                    char *why, size_t n)
 {

@@ -108,6 +108,8 @@ int swai_topo_finish(struct swai_topo *t);
 
 /* The device named @name, or -1. */
 int swai_topo_find(const struct swai_topo *t, const char *name);
+/* The node (index into nodes[]) of card @card, or -1: the grouping of ranks. */
+int swai_topo_card_node(const struct swai_topo *t, int card);
 /* The resource index of a hop: links have two (one if shared). */
 int swai_topo_resource(const struct swai_topo *t,
                        const struct swai_topo_hop *h);

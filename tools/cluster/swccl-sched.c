@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"      --in FILE       a schedule file (.json or MSCCL .xml)\n"
 		"      --format F      export as json (default) or msccl\n"
 		"      --max N         pieces: report N = 2..N (default 1024)\n"
-		"  -t, --topo T        topo: a preset name or a file\n"
+		"  -t, --topo T        topo: a preset name or a file; table, verify,\n"
+		"                      export: group the ranks by its nodes (PLANE)\n"
 		"      --route A,B     topo: the route from card A to card B\n"
 		"  -b, --bytes SIZE    cost: the message (nccl-tests' size; default 32M)\n",
 		SWAI_SCHED_MAX_RANKS);
@@ -77,7 +78,29 @@ static int get_sched(const struct args *a, struct swai_sched *s)
 		fprintf(stderr, PROG ": give -c COLL -a ALGO -n N, or --in FILE\n");
 		return -1;
 	}
-	ret = swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
+	if (a->topo) {
+		/* -t: rank r on card r of the topology, grouped by its nodes (PLANE) */
+		struct swai_topo t;
+		int *node_of;
+
+		if (swai_topo_load(&t, a->topo, why, sizeof(why))) {
+			fprintf(stderr, PROG ": %s\n", why);
+			return -1;
+		}
+		node_of = calloc((size_t)a->nranks, sizeof(*node_of));
+		for (int r = 0; node_of && r < a->nranks; r++)
+			node_of[r] = swai_topo_card_node(&t, r);
+		swai_topo_free(&t);
+		if (!node_of) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return -1;
+		}
+		o.node_of = node_of;
+		ret = swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
+		free(node_of);
+	} else {
+		ret = swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
+	}
 	if (ret)
 		fprintf(stderr, PROG ": %s\n", why);
 	return ret ? -1 : 0;
@@ -168,10 +191,21 @@ static double cost_of(const struct swai_topo *t, const char *algo, int c, int N,
 {
 	struct swai_sched_cost_in in = { .bytes = swai_coll_block_bytes(c, N, size) };
 	struct swai_sched_cost_out out;
+	struct swai_gen_opts o = { 0 };
 	struct swai_sched s;
-	int ret;
+	int ret, *node_of = calloc((size_t)N, sizeof(*node_of));
 
-	if (swai_gen_build(&s, algo, c, N, NULL, why, n))
+	if (!node_of) {
+		snprintf(why, n, "out of memory");
+		return -1;
+	}
+	/* rank r on card r: PLANE's grouping is the topology's nodes */
+	for (int r = 0; r < N; r++)
+		node_of[r] = swai_topo_card_node(t, r);
+	o.node_of = node_of;
+	ret = swai_gen_build(&s, algo, c, N, &o, why, n);
+	free(node_of);
+	if (ret)
 		return -1;
 	ret = swai_sched_cost(&s, t, &in, &out, why, n);
 	swai_sched_free(&s);
@@ -204,6 +238,8 @@ static int cmd_cost(const struct args *a, bool select)
 
 			if (a->algo && strcasecmp(a->algo, "all") &&
 			    strcasecmp(a->algo, swai_gens[g]->name))
+				continue;
+			if (!(swai_gens[g]->colls & (1u << c)))
 				continue;
 			us = cost_of(&t, swai_gens[g]->name, c, N, a->bytes, why,
 				     sizeof(why));

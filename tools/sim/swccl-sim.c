@@ -206,11 +206,15 @@ static int plot(const struct args *a, const struct swai_topo *t, int coll)
 	return 0;
 }
 
-/* The schedule of row (@algo or --in, @coll, @N) into *s; 0, or -1 said. */
+/*
+ * The schedule of row (@algo or --in, @coll, @N) into *s, the ranks
+ * grouped by the nodes of their cards (PLANE); 0, or -1 said.
+ */
 static int schedule(const struct args *a, const char *algo, int coll, int N,
-		    struct swai_sched *s, char *why, size_t n)
+		    const int *node_of, struct swai_sched *s, char *why, size_t n)
 {
-	struct swai_gen_opts o = { .root = a->root, .nhr_order = SWAI_NHR_BEST };
+	struct swai_gen_opts o = { .root = a->root, .nhr_order = SWAI_NHR_BEST,
+				   .node_of = node_of };
 
 	if (a->in)
 		return swai_sched_load(s, a->in, why, n) ? -1 : 0;
@@ -233,9 +237,14 @@ static void place(const struct args *a, const struct swai_topo *t, int N, int *c
 		card[r] = a->spread && even ? (r % nn) * per + r / nn : r;
 }
 
+/* What a row's schedule sends between nodes (swai_sched_internode); none: -1. */
+struct internode {
+	long long msgs, bytes;
+};
+
 static void print_row(const struct args *a, const struct swai_topo *t, const char *algo,
 		      int coll, int N, uint64_t size, const struct swai_sim_out *out,
-		      double model_us)
+		      double model_us, const struct internode *in)
 {
 	double bw = size / out->us / 1e3;
 
@@ -248,6 +257,9 @@ static void print_row(const struct args *a, const struct swai_topo *t, const cha
 		       (unsigned long long)out->transfers, out->wall_s);
 		if (model_us >= 0)
 			printf(",\"model_us\":%.3f", model_us);
+		if (in)
+			printf(",\"internode_msgs\":%lld,\"internode_bytes\":%lld", in->msgs,
+			       in->bytes);
 		printf("}\n");
 	} else {
 		printf("%6d %12llu %-6s %12.2f %9.2f %9.2f %10llu %9.3f", N,
@@ -283,14 +295,16 @@ static void nic_row(const struct args *a, const struct swai_topo *t, const char 
 		       "# %s on %d ranks: %s\n", algo, N, why);
 		return;
 	}
-	print_row(a, t, algo, coll, N, size, &out, -1);
+	print_row(a, t, algo, coll, N, size, &out, -1, NULL);
 }
 
 static void row(const struct args *a, const struct swai_topo *t, const char *algo,
 		int coll, int N, uint64_t size)
 {
-	static int card[SWAI_SCHED_MAX_RANKS];
+	static int card[SWAI_SCHED_MAX_RANKS], node_of[SWAI_SCHED_MAX_RANKS];
 	struct swai_sched_cost_out co;
+	struct internode in;
+	uint64_t msgs, chunks;
 	struct swai_sim_out out;
 	struct swai_sched s;
 	char why[512];
@@ -301,7 +315,10 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 		nic_row(a, t, algo, coll, N, size);
 		return;
 	}
-	if (schedule(a, algo, coll, N, &s, why, sizeof(why))) {
+	place(a, t, N, card);
+	for (int r = 0; r < N; r++)
+		node_of[r] = swai_topo_card_node(t, card[r]);
+	if (schedule(a, algo, coll, N, node_of, &s, why, sizeof(why))) {
 		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
 		       "# %s on %d ranks: %s\n", algo, N, why);
 		return;
@@ -310,6 +327,11 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	coll = s.coll;
 	bytes = swai_coll_block_bytes((enum swai_coll)coll, N, size);
 	place(a, t, N, card);
+	for (int r = 0; r < N; r++)
+		node_of[r] = swai_topo_card_node(t, card[r]);
+	swai_sched_internode(&s, node_of, &msgs, &chunks);
+	in = (struct internode){ (long long)msgs,
+				 (long long)(chunks * (bytes / (s.chunks ? s.chunks : 1))) };
 	if (swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes, .rank_card = card },
 			 &out, why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s %s on %d ranks of %s: %s\n", s.name,
@@ -320,7 +342,7 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	if (a->model && !swai_sched_cost(&s, t, &(struct swai_sched_cost_in){ .bytes = bytes,
 					 .rank_card = card }, &co, why, sizeof(why)))
 		model_us = (double)co.ps / 1e6;
-	print_row(a, t, s.name, s.coll, N, size, &out, model_us);
+	print_row(a, t, s.name, s.coll, N, size, &out, model_us, &in);
 	swai_sched_free(&s);
 }
 
@@ -356,7 +378,8 @@ int main(int argc, char **argv)
 	} else if (!a.nalgos || (a.nalgos == 1 && !strcasecmp(a.algos[0], "all"))) {
 		a.nalgos = 0;
 		for (int g = 0; swai_gens[g]; g++)
-			a.algos[a.nalgos++] = swai_gens[g]->name;
+			if (swai_gens[g]->colls & (1u << coll))
+				a.algos[a.nalgos++] = swai_gens[g]->name;
 	}
 	if (!a.json)
 		printf("# swccl-sim %s on %s, ranks %s (SimGrid CM02, links from the topology file)\n"

@@ -839,6 +839,87 @@ static void test_cost(void)
 	swai_topo_free(&pcie);
 }
 
+/* Build @algo's AllToAll on @N ranks grouped by @node_of: verified; its inter-node sends. */
+static uint64_t a2a_internode(const char *algo, int N, const int *node_of, uint64_t *chunks)
+{
+	struct swai_gen_opts o = { .node_of = node_of };
+	struct swai_sched s;
+	uint64_t msgs = 0;
+	char why[256];
+
+	*chunks = 0;
+	if (swai_gen_build(&s, algo, SWAI_COLL_ALLTOALL, N, &o, why, sizeof(why))) {
+		printf("# %s N=%d: %s\n", algo, N, why);
+		CHECK(0);
+		return 0;
+	}
+	if (swai_sched_verify(&s, why, sizeof(why))) {
+		printf("# %s N=%d: %s\n", algo, N, why);
+		CHECK(0);
+	}
+	swai_sched_internode(&s, node_of, &msgs, chunks);
+	swai_sched_free(&s);
+	return msgs;
+}
+
+/*
+ * Seed 002: on n nodes of m ranks PLANE sends m n (n - 1) messages between
+ * nodes, DIRECT m^2 n (n - 1), the same bytes; ranks packed by node or
+ * spread over them (node r % n), and the seed's 2 x 4 and 8 x 4.
+ */
+static void test_alltoall_planes(void)
+{
+	int node_of[64];
+	char why[256];
+
+	for (int n = 1; n <= 6; n++)
+		for (int m = 1; m <= 6; m++)
+			for (int spread = 0; spread < 2; spread++) {
+				uint64_t dc, pc, d, p;
+				int N = n * m;
+
+				for (int r = 0; r < N; r++)
+					node_of[r] = spread ? r % n : r / m;
+				d = a2a_internode("DIRECT", N, node_of, &dc);
+				p = a2a_internode("PLANE", N, node_of, &pc);
+				CHECK_EQ(d, (uint64_t)(m * m * n * (n - 1)));
+				CHECK_EQ(p, (uint64_t)(m * n * (n - 1)));
+				CHECK_EQ(dc, pc);
+			}
+	for (int r = 0; r < 32; r++)
+		node_of[r] = r / 4;
+	{
+		uint64_t c;
+
+		CHECK_EQ(a2a_internode("DIRECT", 8, node_of, &c), 32);
+		CHECK_EQ(a2a_internode("PLANE", 8, node_of, &c), 8);
+		CHECK_EQ(a2a_internode("DIRECT", 32, node_of, &c), 896);
+		CHECK_EQ(a2a_internode("PLANE", 32, node_of, &c), 224);
+	}
+	/* unequal nodes: refused, naming them */
+	{
+		int uneven[5] = { 0, 0, 0, 1, 1 };
+		struct swai_gen_opts o = { .node_of = uneven };
+		struct swai_sched s;
+
+		CHECK_EQ(swai_gen_build(&s, "PLANE", SWAI_COLL_ALLTOALL, 5, &o, why, sizeof(why)),
+			 -EINVAL);
+		CHECK(strstr(why, "node 0 has 3, node 1 has 2") != NULL);
+		CHECK_EQ(swai_gen_build(&s, "PLANE", SWAI_COLL_ALLREDUCE, 4, &o, why, sizeof(why)),
+			 -EINVAL);
+	}
+	/* the grouping from a topology: ndv2x2's 16 cards are 2 nodes of 8 */
+	{
+		struct swai_topo t;
+
+		CHECK_EQ(swai_topo_load(&t, "ndv2x2", why, sizeof(why)), 0);
+		CHECK_EQ(swai_topo_card_node(&t, 7), 0);
+		CHECK_EQ(swai_topo_card_node(&t, 8), 1);
+		CHECK_EQ(swai_topo_card_node(&t, 16), -1);
+		swai_topo_free(&t);
+	}
+}
+
 static const struct tap_test tests[] = {
 	{ "cost: card arithmetic, link calendars, NHR <= min(Ring, HD)", test_cost },
 	{ "schedules: JSON and MSCCL XML round trips verify", test_roundtrips },
@@ -847,6 +928,7 @@ static const struct tap_test tests[] = {
 	{ "NHR: seed 000's N=4 tables, standard and reordered", test_nhr_n4_tables },
 	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
 	{ "generators: every collective, N=1..40, verified", test_generators_verify },
+	{ "AllToAll: DIRECT and PLANE, seed 002's message counts", test_alltoall_planes },
 	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
 	{ "issue order: the heap version is the definition's", test_issue_order },
 	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
