@@ -14,6 +14,7 @@ X(swccl_reduce_ring) X(swccl_reduce_csc) X(swccl_reduce_csc1)
 #define XC(c) X(swccl_##c##_xRing) X(swccl_##c##_xMesh1) X(swccl_##c##_xMesh2) \
 	X(swccl_##c##_xHd) X(swccl_##c##_xNhr) X(swccl_##c##_xRb) X(swccl_##c##_xFile)
 XC(allgather) XC(reducescatter) XC(allreduce) XC(broadcast) XC(reduce)
+X(swccl_alltoall_xDirect) X(swccl_alltoall_xPlane) X(swccl_alltoall_xFile)
 #undef X
 
 const struct swccl_algo *const swccl_algos[] = {
@@ -27,6 +28,7 @@ const struct swccl_algo *const swccl_algos[] = {
 	&swccl_##c##_xHd, &swccl_##c##_xNhr, &swccl_##c##_xRb, &swccl_##c##_xFile
 	XA(allgather), XA(reducescatter), XA(allreduce), XA(broadcast), XA(reduce),
 #undef XA
+	&swccl_alltoall_xDirect, &swccl_alltoall_xPlane, &swccl_alltoall_xFile,
 	NULL
 };
 
@@ -48,7 +50,8 @@ const struct swccl_algo *swccl_algo_find(enum swccl_coll coll, swcclAlgo_t algo)
 SWCCL_EXPORT const char *swcclAlgoName(swcclAlgo_t algo)
 {
 	static const char *const n[] = { "AUTO", "RING", "CSC", "CSC1", "MESH1", "MESH2",
-					 "HD", "NHR", "RB", "FILE", "NIC", "HOST" };
+					 "HD", "NHR", "RB", "FILE", "NIC", "HOST",
+					 "DIRECT", "PLANE" };
 
 	return (unsigned)algo < swcclNumAlgos ? n[algo] : "?";
 }

@@ -21,10 +21,10 @@
 struct swccl_kind;
 struct swai_topo;
 
-/* The five collectives (the `coll` of a collective call). */
+/* The collectives (the `coll` of a collective call). */
 enum swccl_coll {
 	SWCCL_ALLGATHER, SWCCL_REDUCESCATTER, SWCCL_ALLREDUCE, SWCCL_BROADCAST,
-	SWCCL_REDUCE, SWCCL_NCOLLS
+	SWCCL_REDUCE, SWCCL_ALLTOALL, SWCCL_NCOLLS
 };
 
 /* Where a buffer lives, for the program paths and the cost model. */
@@ -76,7 +76,8 @@ struct swccl_call {
 	swcclDataType_t dtype;
 	swcclRedOp_t op;
 	int root;
-	size_t count;		/* AG: per rank sent; RS: per rank received; else all */
+	size_t count;		/* AG: per rank sent; RS: per rank received; AllToAll: per
+				   peer; else all */
 	size_t esize;
 	int nranks;
 	uint64_t seq;		/* 1, 2, ... per communicator */
@@ -106,6 +107,7 @@ struct swccl_call {
 	uint32_t xreach[SWCCL_MAX_RANKS];	/* bit q: rank r's card reaches q's */
 	int xplane, xplanes;	/* plane j of G running at once on the cards' CGs; 0, 1 */
 	const struct swai_topo *topo;		/* for the estimates; NULL: none */
+	int node[SWCCL_MAX_RANKS];	/* rank -> its node: PLANE's grouping (seed 002) */
 };
 
 /* swccl_dtype.c */

@@ -18,10 +18,11 @@
 #include "swccl_kind.h"
 #include "swccl_nic.h"
 #include "swccl_plan.h"
+#include "swccl_rdma.h"
 #include "swccl_xproc.h"
 
 static const char *const coll_name[SWCCL_NCOLLS] = {
-	"AllGather", "ReduceScatter", "AllReduce", "Broadcast", "Reduce"
+	"AllGather", "ReduceScatter", "AllReduce", "Broadcast", "Reduce", "AllToAll"
 };
 
 static const char *name(const struct swccl_call *c)
@@ -56,9 +57,9 @@ static swcclResult_t check(const struct swccl_op *op, struct swccl_rank *rk)
 	rk->sp = op->send;
 	rk->rp = op->recv;
 	sb = rb = op->count * es;
-	if (op->coll == SWCCL_ALLGATHER)
+	if (op->coll == SWCCL_ALLGATHER || op->coll == SWCCL_ALLTOALL)
 		rb *= n;
-	if (op->coll == SWCCL_REDUCESCATTER)
+	if (op->coll == SWCCL_REDUCESCATTER || op->coll == SWCCL_ALLTOALL)
 		sb *= n;
 	if (op->coll != SWCCL_BROADCAST || root) {
 		r = swccl_buffer(comm, op->send, sb, "sendbuff", &rk->send);
@@ -101,7 +102,7 @@ swcclAlgo_t swccl_algo_wanted(swcclComm_t comm)
 		if (!strcasecmp(e, swcclAlgoName((swcclAlgo_t)a)))
 			return (swcclAlgo_t)a;
 	swccl_log(SWCCL_LOG_WARN, SWCCL_PLAN, "SWCCL_ALGO=%s is not RING, CSC, CSC1, MESH1, "
-		  "MESH2, HD, NHR, RB, FILE, NIC, HOST or AUTO; using AUTO", e);
+		  "MESH2, HD, NHR, RB, FILE, NIC, HOST, DIRECT, PLANE or AUTO; using AUTO", e);
 	return swcclAlgoAuto;
 }
 
@@ -173,6 +174,7 @@ static swcclResult_t choose(struct swccl_shared *sh, const struct swccl_call *c,
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s is not an algorithm %s "
 				  "(%s)", name(c), swcclAlgoName(c->want),
 				  c->xcard ? "between cards" : "among the core groups of a card",
+				  c->coll == SWCCL_ALLTOALL ? "DIRECT, PLANE, FILE" :
 				  c->xcard ? "RING, MESH1, MESH2, HD, NHR, RB" : "RING, CSC, CSC1");
 	/* Between cards a partial fabric (a ring's non-neighbours) can rule out every one. */
 	if (!found && c->xcard)
@@ -227,6 +229,9 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	/* Over the NICs: another transport, its own plan (swccl_nic_run.c). */
 	if (c->want == swcclAlgoNic || c->want == swcclAlgoHost)
 		return swccl_nic_plan(sh, c, p, comm0);
+	/* AllToAll between nodes: its schedules over the NICs' RDMA WRITE. */
+	if (sh->xnodes && c->coll == SWCCL_ALLTOALL)
+		return swccl_rdma_plan(sh, c, p, comm0);
 	/* Ranks on other nodes: only the NICs reach them. */
 	if (sh->xnodes) {
 		const char *why = swccl_nic_unsupported(c, swcclAlgoNic);
@@ -242,6 +247,10 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 				  why ? why : "the cards have no NIC port on a network");
 	}
 	swccl_xcard_topo(sh, c);
+	if (c->coll == SWCCL_ALLTOALL && !c->xcard)
+		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll runs between cards (one "
+				  "rank per card, of one node's fabric or of several nodes); the "
+				  "core groups of one card have none yet");
 	if (!swccl_plan_lookup(sh, c, p)) {
 		r = choose(sh, c, p, comm0);
 		if (!c->want && swccl_nic_auto(sh, c, r ? NULL : p, p, comm0))
@@ -276,7 +285,7 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 		return swccl_fail(comm0, swcclSystemError, "%s %s: cannot build its programs",
 				  name(c), a->name);
 	if (a->props & SWCCL_ALGO_XCARD)
-		swccl_xcard_done(sh, c, a);
+		swccl_xcard_done(sh, c, a, p);
 	return swcclSuccess;
 }
 
@@ -324,6 +333,14 @@ SWCCL_EXPORT swcclResult_t swcclBroadcast(const void *sendbuff, void *recvbuff, 
 					  sdaaStream_t stream)
 {
 	return call(comm, SWCCL_BROADCAST, sendbuff, recvbuff, count, datatype, swcclSum, root,
+		    stream);
+}
+
+SWCCL_EXPORT swcclResult_t swcclAllToAll(const void *sendbuff, void *recvbuff, size_t count,
+					 swcclDataType_t datatype, swcclComm_t comm,
+					 sdaaStream_t stream)
+{
+	return call(comm, SWCCL_ALLTOALL, sendbuff, recvbuff, count, datatype, swcclSum, 0,
 		    stream);
 }
 

@@ -34,6 +34,7 @@
 #include "swccl_kind.h"
 #include "swccl_nic.h"
 #include "swccl_plan.h"
+#include "swccl_rdma.h"
 #include "swccl_xcard.h"
 #include "swccl_xproc.h"
 
@@ -336,6 +337,7 @@ static void shared_free(struct swccl_shared *sh, bool idle)
 	swccl_watchdog_stop(sh);
 	/* The peers' mappings keep what we shared alive for their jobs. */
 	swccl_nic_free(sh);
+	swccl_rdma_free(sh);
 	swccl_xproc_free(sh);
 	free_hier(sh, idle);
 	/* Memory a job may still touch is left alone rather than faulted on. */
@@ -701,18 +703,27 @@ SWCCL_EXPORT swcclResult_t swcclCommSetAlgo(swcclComm_t comm, swcclAlgo_t algo)
 }
 
 /*
- * swcclCommLastCallInfo@@SWCCL_0.2 fills the whole struct; binaries built
- * against 0.1 call swcclCommLastCallInfo@SWCCL_0.1, which fills only the
- * fields their (smaller) struct has.
+ * swcclCommLastCallInfo@@SWCCL_0.4 fills the whole struct; binaries built
+ * against 0.2 or 0.1 call swcclCommLastCallInfo@SWCCL_0.2 or @SWCCL_0.1,
+ * which fill only the fields their (smaller) struct has.
  */
-__asm__(".symver swccl_last_call_info_v2, swcclCommLastCallInfo@@SWCCL_0.2");
+__asm__(".symver swccl_last_call_info_v4, swcclCommLastCallInfo@@SWCCL_0.4");
+__asm__(".symver swccl_last_call_info_v2, swcclCommLastCallInfo@SWCCL_0.2");
 __asm__(".symver swccl_last_call_info_v1, swcclCommLastCallInfo@SWCCL_0.1");
+
+SWCCL_EXPORT swcclResult_t swccl_last_call_info_v4(swcclComm_t comm, struct swcclCallInfo *info)
+{
+	if (!comm || !info)
+		return swcclInvalidArgument;
+	*info = comm->last;
+	return swcclSuccess;
+}
 
 SWCCL_EXPORT swcclResult_t swccl_last_call_info_v2(swcclComm_t comm, struct swcclCallInfo *info)
 {
 	if (!comm || !info)
 		return swcclInvalidArgument;
-	*info = comm->last;
+	memcpy(info, &comm->last, offsetof(struct swcclCallInfo, internode_msgs));
 	return swcclSuccess;
 }
 

@@ -17,6 +17,7 @@ struct swccl_model;
 struct swccl_xproc;
 struct swccl_hier;
 struct swccl_nic;
+struct swccl_rdma;
 
 /* The state the ranks of one communicator share. */
 struct swccl_shared {
@@ -82,6 +83,8 @@ struct swccl_shared {
 	bool xnodes;				/* some ranks on other nodes: NICs only */
 	/* the NIC transport (swccl_nic.c), set up at the first NIC call */
 	struct swccl_nic *nic;
+	/* schedules over RDMA WRITE (swccl_rdma.c), set up at the first such call */
+	struct swccl_rdma *rdma;
 	/* several core groups of several cards (swccl_hier.c): the levels */
 	struct swccl_hier *hier;
 	/* how a call of all ranks runs: swccl_execute, or swccl_hier_execute */

@@ -425,6 +425,10 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the fused calls run on the core "
 				  "groups of one card, not on a comm of several cards",
 				  c->kind->name(c));
+	if (c->coll == SWCCL_ALLTOALL)
+		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll: not on a comm of several "
+				  "core groups on each of several cards yet (one rank per card, "
+				  "or one card's core groups alone, run it)");
 	/* Over the NICs every rank is a leaf of one tree: no levels. */
 	want = swccl_algo_wanted(comm0);
 	if (want == swcclAlgoNic || want == swcclAlgoHost)

@@ -12,6 +12,7 @@
 
 #include "swccl_kind.h"
 #include "swccl_nic.h"
+#include "swccl_rdma.h"
 #include "swccl_plan.h"
 
 #define MAX_INSNS ((int)(SWAI_PROGRAM_MAX_BYTES / sizeof(struct swai_insn)))
@@ -109,7 +110,9 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 	c->scratch = (uint64_t)(uintptr_t)sh->scratch;
 	c->scratch_bytes = sh->scratch_bytes;
 	res = c->kind->plan(sh, c, &pl, comm0);
-	if (!res && (pl.algo == swcclAlgoNic || pl.algo == swcclAlgoHost))
+	if (!res && pl.rdma)
+		res = swccl_rdma_run(sh, c, &pl, comm0);
+	else if (!res && (pl.algo == swcclAlgoNic || pl.algo == swcclAlgoHost))
 		res = swccl_nic_run(sh, c, &pl, comm0);
 	else if (!res)
 		res = run(sh, c, &pl, comm0);
@@ -120,7 +123,9 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 				sh->comm[r]->last = (struct swcclCallInfo){
 				.algo = pl.algo, .launches = pl.launches,
 				.host_syncs = pl.host_syncs, .predicted_us = pl.us,
-				.transfer_us = pl.transfer_us, .fused = pl.fused };
+				.transfer_us = pl.transfer_us, .fused = pl.fused,
+				.internode_msgs = pl.internode_msgs,
+				.internode_bytes = pl.internode_bytes };
 	swccl_sched_free(&pl.sched);
 	return res;
 }

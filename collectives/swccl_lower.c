@@ -43,19 +43,34 @@
 
 #define SLOT_ALIGN	256ULL
 
-/* First element of chunk @i of buffers cut into blocks of c->count. */
-static uint64_t elem_of(const struct swccl_call *c, const struct swai_sched *s, uint64_t i)
+uint64_t swccl_chunk_elem(const struct swccl_call *c, const struct swai_sched *s, uint64_t i)
 {
 	uint64_t C = s->chunks;
 
 	return i / C * c->count + c->count * (i % C) / C;
 }
 
+void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
+		     unsigned long long *msgs, unsigned long long *bytes)
+{
+	*msgs = *bytes = 0;
+	for (int r = 0; r < s->nranks; r++)
+		for (int i = 0; i < s->ranks[r].nsteps; i++) {
+			const struct swai_step *st = &s->ranks[r].steps[i];
+
+			if (st->op != SWAI_STEP_SEND || c->node[st->peer] == c->node[r])
+				continue;
+			(*msgs)++;
+			*bytes += (swccl_chunk_elem(c, s, st->src_off + st->count) -
+				   swccl_chunk_elem(c, s, st->src_off)) * c->esize;
+		}
+}
+
 /* Bytes of chunks [off, off + n). */
 static uint64_t range_bytes(const struct swccl_call *c, const struct swai_sched *s,
 			    uint64_t off, uint64_t n)
 {
-	return (elem_of(c, s, off + n) - elem_of(c, s, off)) * c->esize;
+	return (swccl_chunk_elem(c, s, off + n) - swccl_chunk_elem(c, s, off)) * c->esize;
 }
 
 static uint64_t align_up(uint64_t v)
@@ -84,9 +99,9 @@ static uint64_t layout(const struct swccl_call *c, const struct swai_sched *s, i
 		at = align_up(at + range_bytes(c, s, st->dst_off, st->count));
 	}
 	*scratch = at;
-	at = align_up(at + elem_of(c, s, s->scratch_chunks) * c->esize);
+	at = align_up(at + swccl_chunk_elem(c, s, s->scratch_chunks) * c->esize);
 	*in_copy = at;
-	return align_up(at + elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
+	return align_up(at + swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
 }
 
 size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s)
@@ -105,8 +120,8 @@ size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s)
 static bool in_place(const struct swccl_call *c, const struct swai_sched *s, int r)
 {
 	uint64_t in = c->r[r].send.va, out = c->r[r].recv.va;
-	uint64_t ni = elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize;
-	uint64_t no = elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)) * c->esize;
+	uint64_t ni = swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize;
+	uint64_t no = swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)) * c->esize;
 
 	return in && out && in < out + no && out < in + ni;
 }
@@ -243,7 +258,7 @@ static uint64_t target_of(const struct swccl_call *c, const struct swai_sched *s
 			continue;
 		if (direct(c, s, match, b, j))
 			return base(c, b, rv->dst_buf, scr, inc, false) +
-			       elem_of(c, s, rv->dst_off) * c->esize;
+			       swccl_chunk_elem(c, s, rv->dst_off) * c->esize;
 		return c->xland[b] + slots[j];
 	}
 	return 0;	/* swai_sched_match() pairs every send */
@@ -277,7 +292,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 	layout(c, s, r, slot, &scr, &inc);
 	if (copied)
 		prog_copy(p, c->xland[r] + inc, c->r[r].send.va,
-			  elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
+			  swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
 	if (swai_sched_issue_order(rk, order)) {
 		p->nomem = true;
 		return;
@@ -286,9 +301,9 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		int i = order[n];
 		const struct swai_step *st = &rk->steps[i];
 		uint64_t src = base(c, r, st->src_buf, scr, inc, copied) +
-			       elem_of(c, s, st->src_off) * c->esize;
+			       swccl_chunk_elem(c, s, st->src_off) * c->esize;
 		uint64_t dst = base(c, r, st->dst_buf, scr, inc, copied) +
-			       elem_of(c, s, st->dst_off) * c->esize;
+			       swccl_chunk_elem(c, s, st->dst_off) * c->esize;
 		uint64_t len = range_bytes(c, s, st->op == SWAI_STEP_SEND ? st->src_off :
 					   st->dst_off, st->count);
 		uint64_t peer_slots[4096];
@@ -326,7 +341,7 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		uint64_t out = c->r[r].recv.va;
 
 		phase_fold(p, c, &out, 1, 0, &out, 1, true,
-			   elem_of(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)));
+			   swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)));
 	}
 	prog_progress(p, c, r, SWCCL_STEP_DONE);
 }

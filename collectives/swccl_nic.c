@@ -70,34 +70,31 @@ const char *swccl_nic_unsupported(const struct swccl_call *c, swcclAlgo_t algo)
 	return NULL;
 }
 
+static void close_rank(void *ctx, int r)
+{
+	struct swccl_nic *n = ctx;
+
+	if (n->port[r].key)
+		sdaaNicClose(&n->port[r]);
+	if (n->stage[r])
+		sdaaFreeHost(n->stage[r]);
+	if (n->in[r])
+		sdaaFreeHost(n->in[r]);
+}
+
 void swccl_nic_free(struct swccl_shared *sh)
 {
-	struct swccl_nic *n = sh->nic;
-	int dev = 0;
-
-	if (!n)
+	if (!sh->nic)
 		return;
-	sdaaGetDevice(&dev);
-	for (int r = 0; r < sh->nranks; r++) {
-		if (sh->comm[r]->remote)
-			continue;
-		if (n->port[r].key)
-			sdaaNicClose(&n->port[r]);
-		if (n->stage[r])
-			sdaaFreeHost(n->stage[r]);
-		if (n->in[r])
-			sdaaFreeHost(n->in[r]);
-	}
-	sdaaGetLastError();
-	sdaaSetDevice(dev);
-	free(n);
+	swccl_xproc_close_all(sh, close_rank, sh->nic);
+	free(sh->nic);
 	sh->nic = NULL;
 }
 
 /* Rank @r's port and staging, on its card; its peer record. */
-static swcclResult_t open_rank(struct swccl_shared *sh, struct swccl_nic *n, int r,
-			       swcclComm_t comm0)
+static swcclResult_t open_rank(struct swccl_shared *sh, void *ctx, int r, swcclComm_t comm0)
 {
+	struct swccl_nic *n = ctx;
 	struct swcclComm *cm = sh->comm[r];
 	void *dp = NULL;
 
@@ -122,8 +119,7 @@ static swcclResult_t open_rank(struct swccl_shared *sh, struct swccl_nic *n, int
 swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0)
 {
 	struct swccl_nic *n;
-	swcclResult_t res = swcclSuccess;
-	int dev = 0;
+	swcclResult_t res;
 
 	if (sh->nic)
 		return swcclSuccess;
@@ -131,19 +127,8 @@ swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0)
 	if (!n)
 		return swccl_fail(comm0, swcclSystemError, "out of memory");
 	sh->nic = n;
-	sdaaGetDevice(&dev);
-	for (int r = 0; r < sh->nranks && !res; r++)
-		if (!sh->comm[r]->remote)
-			res = open_rank(sh, n, r, comm0);
-	sdaaSetDevice(dev);
-	if (!res && sh->xproc) {
-		struct swai_nic_peer all[SWCCL_MAX_RANKS];
-
-		res = swccl_xproc_allgather(sh, &n->peer[comm0->rank], sizeof(n->peer[0]),
-					    all, "the NIC ports");
-		if (!res)
-			memcpy(n->peer, all, sizeof(all[0]) * (size_t)sh->nranks);
-	}
+	res = swccl_xproc_open_all(sh, comm0, open_rank, n, n->peer, sizeof(n->peer[0]),
+				   "the NIC ports");
 	if (res)
 		swccl_nic_free(sh);
 	else

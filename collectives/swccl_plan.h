@@ -52,6 +52,9 @@ struct swccl_plan {
 	double us;		/* the cost model's: the card's modeled time, idle card */
 	double transfer_us;	/* time the slowest rank moved bytes at full speed (Fig. 13) */
 	int launches, host_syncs;
+	bool rdma;		/* runs over the NICs' RDMA WRITE (swccl_rdma.c) */
+	/* its schedule's messages between nodes (c->node), and their bytes */
+	unsigned long long internode_msgs, internode_bytes;
 };
 
 /* swccl_cost.c: the cost model, the call's schedule on the card's engine */

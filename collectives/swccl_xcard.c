@@ -31,6 +31,7 @@ static enum swai_coll coll_of(enum swccl_coll c)
 		[SWCCL_ALLREDUCE] = SWAI_COLL_ALLREDUCE,
 		[SWCCL_BROADCAST] = SWAI_COLL_BROADCAST,
 		[SWCCL_REDUCE] = SWAI_COLL_REDUCE,
+		[SWCCL_ALLTOALL] = SWAI_COLL_ALLTOALL,
 	};
 
 	return map[c];
@@ -86,7 +87,8 @@ static int file_sched(const struct swccl_call *c, struct swai_sched *s, char *wh
 int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
 		      char *why, size_t n)
 {
-	struct swai_gen_opts o = { .root = c->root, .nhr_order = SWAI_NHR_BEST };
+	struct swai_gen_opts o = { .root = c->root, .nhr_order = SWAI_NHR_BEST,
+				   .node_of = c->node };
 
 	if (!strcmp(name, swcclAlgoName(swcclAlgoFile)))
 		return file_sched(c, s, why, n);
@@ -207,9 +209,11 @@ XCARD_ALL(reducescatter, SWCCL_REDUCESCATTER)
 XCARD_ALL(allreduce, SWCCL_ALLREDUCE)
 XCARD_ALL(broadcast, SWCCL_BROADCAST)
 XCARD_ALL(reduce, SWCCL_REDUCE)
+XCARD(alltoall, SWCCL_ALLTOALL, Direct, DIRECT) XCARD(alltoall, SWCCL_ALLTOALL, Plane, PLANE)
+XCARD(alltoall, SWCCL_ALLTOALL, File, FILE)
 
 void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
-		      const struct swccl_algo *a)
+		      const struct swccl_algo *a, struct swccl_plan *p)
 {
 	struct swai_sched s;
 	char why[256];
@@ -221,6 +225,7 @@ void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
 			if (s.ranks[r].steps[i].op == SWAI_STEP_SEND)
 				sh->xsent[r][s.ranks[r].steps[i].peer]++;
 	sh->xcalls++;
+	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
 	swai_sched_free(&s);
 }
 
@@ -366,6 +371,9 @@ void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
 	c->xplane = sh->plane;
 	c->xplanes = sh->planes;
 	c->topo = topo(sh);
+	/* The topology's nodes group the cards (PLANE); without one, a node of all. */
+	for (int r = 0; r < c->nranks; r++)
+		c->node[r] = c->topo ? swai_topo_card_node(c->topo, c->fabric_id[r]) : 0;
 }
 
 void swccl_xcard_free(struct swccl_shared *sh)

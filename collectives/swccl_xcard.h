@@ -22,6 +22,15 @@ struct swai_sched;
 int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
 		      char *why, size_t n);
 
+/*
+ * swccl_lower.c: the first element of chunk @i of buffers cut into blocks of
+ * c->count elements, s->chunks chunks a block (a range of chunks is one run
+ * of bytes) -- how every executor of a schedule places its chunks.
+ */
+uint64_t swccl_chunk_elem(const struct swccl_call *c, const struct swai_sched *s, uint64_t i);
+/* swccl_lower.c: @s's sends between ranks of different nodes (c->node), and their bytes. */
+void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
+		     unsigned long long *msgs, unsigned long long *bytes);
 /* swccl_lower.c: a schedule as rank @r's program, and its landing area. */
 size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s);
 void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **match,
@@ -29,10 +38,12 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 
 /*
  * Account the call's messages once its programs are built (calls run in
- * sequence order): the next call's receivers wait for them on top.
+ * sequence order): the next call's receivers wait for them on top; and
+ * put those between nodes in @p.
  */
+struct swccl_plan;
 void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
-		      const struct swccl_algo *a);
+		      const struct swccl_algo *a, struct swccl_plan *p);
 /*
  * What @a takes on @c, us: its lowered programs on the model of the cards
  * (swccl_xcost.c), or if that cannot be built the schedule's estimate on

@@ -345,3 +345,52 @@ void swccl_xproc_free(struct swccl_shared *sh)
 	memset(sh->xland, 0, sizeof(sh->xland));
 	memset(sh->xflags, 0, sizeof(sh->xflags));
 }
+
+int swccl_xproc_node(const struct swccl_shared *sh, int q)
+{
+	const struct swccl_xproc *x = sh->xproc;
+
+	for (int p = 0; x && p < q; p++)
+		if (!strcmp(x->rec[p].host, x->rec[q].host))
+			return p;
+	return q;
+}
+
+swcclResult_t swccl_xproc_open_all(struct swccl_shared *sh, swcclComm_t comm0,
+				   swcclResult_t (*open)(struct swccl_shared *sh, void *ctx,
+							 int r, swcclComm_t comm0),
+				   void *ctx, void *recs, size_t len, const char *what)
+{
+	swcclResult_t res = swcclSuccess;
+	char *all;
+	int dev = 0;
+
+	sdaaGetDevice(&dev);
+	for (int r = 0; r < sh->nranks && !res; r++)
+		if (!sh->comm[r]->remote)
+			res = open(sh, ctx, r, comm0);
+	sdaaSetDevice(dev);
+	if (res || !sh->xproc)
+		return res;
+	all = malloc(len * (size_t)sh->nranks);
+	if (!all)
+		return swccl_fail(comm0, swcclSystemError, "out of memory");
+	res = swccl_xproc_allgather(sh, (char *)recs + len * (size_t)comm0->rank, len, all, what);
+	if (!res)
+		memcpy(recs, all, len * (size_t)sh->nranks);
+	free(all);
+	return res;
+}
+
+void swccl_xproc_close_all(struct swccl_shared *sh, void (*close)(void *ctx, int r),
+			   void *ctx)
+{
+	int dev = 0;
+
+	sdaaGetDevice(&dev);
+	for (int r = 0; r < sh->nranks; r++)
+		if (!sh->comm[r]->remote && !sdaaSetDevice(sh->comm[r]->dev))
+			close(ctx, r);
+	sdaaGetLastError();
+	sdaaSetDevice(dev);
+}

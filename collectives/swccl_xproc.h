@@ -50,6 +50,21 @@ swcclResult_t swccl_xproc_land(struct swccl_shared *sh, size_t bytes);
 /* Every rank's @len bytes of @what, in rank order, into @all. */
 swcclResult_t swccl_xproc_allgather(struct swccl_shared *sh, const void *mine, size_t len,
 				    void *all, const char *what);
+/*
+ * Set up each of this process's ranks with @open (on its card; the current
+ * device is kept), which fills in the rank's @len-byte record in
+ * @recs[rank]; then every rank's record is known here -- the other
+ * processes' over the bootstrap (@what names them in errors).
+ */
+swcclResult_t swccl_xproc_open_all(struct swccl_shared *sh, swcclComm_t comm0,
+				   swcclResult_t (*open)(struct swccl_shared *sh, void *ctx,
+							 int r, swcclComm_t comm0),
+				   void *ctx, void *recs, size_t len, const char *what);
+/* Undo it: @close on each of this process's ranks, on its card; errors dropped. */
+void swccl_xproc_close_all(struct swccl_shared *sh, void (*close)(void *ctx, int r),
+			   void *ctx);
+/* The lowest rank on rank @q's host (node): the grouping of ranks into nodes. */
+int swccl_xproc_node(const struct swccl_shared *sh, int q);
 /* A remote rank whose process has ended (same host only), or -1. */
 int swccl_xproc_dead(const struct swccl_shared *sh);
 /* Unmap the peers' memory, free ours, leave the others (the comm's end). */

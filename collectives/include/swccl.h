@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define SWCCL_MAJOR 0
-#define SWCCL_MINOR 2
+#define SWCCL_MINOR 4
 /* 1000 * major + 10 * minor */
 #define SWCCL_VERSION (SWCCL_MAJOR * 1000 + SWCCL_MINOR * 10)
 
@@ -114,6 +114,16 @@ typedef enum swcclAlgo {
 	 */
 	swcclAlgoNic = 10,
 	swcclAlgoHost = 11,
+	/*
+	 * AllToAll (libswccl 0.4): DIRECT, every pair exchanging its block
+	 * straight (pairwise, round k to rank + k), and PLANE, seed 002's
+	 * plane-hierarchical exchange: inside each node first, then one
+	 * aggregated message a peer inside each plane (rank j of every node),
+	 * m times fewer messages between nodes of m ranks.  Over the fabric
+	 * inside a node; over the NICs' RDMA WRITE when the ranks span nodes.
+	 */
+	swcclAlgoDirect = 12,
+	swcclAlgoPlane = 13,
 	swcclNumAlgos
 } swcclAlgo_t;
 
@@ -189,6 +199,14 @@ swcclResult_t swcclReduce(const void *sendbuff, void *recvbuff, size_t count,
 			  swcclDataType_t datatype, swcclRedOp_t op, int root, swcclComm_t comm,
 			  sdaaStream_t stream);
 /*
+ * Every rank sends block j of @sendbuff (@count elements at j * count) to
+ * rank j, which receives it as block i of @recvbuff from rank i: both
+ * buffers hold nranks * count elements, any datatype (NCCL's AlltoAll).
+ * In place when sendbuff == recvbuff.
+ */
+swcclResult_t swcclAllToAll(const void *sendbuff, void *recvbuff, size_t count,
+			    swcclDataType_t datatype, swcclComm_t comm, sdaaStream_t stream);
+/*
  * Returns when every rank of @comm has called it and the work queued on
  * @stream (of each of this process's ranks) before it has finished.  Over
  * the cards' NICs when they are on a network: seed 001's tree of no data,
@@ -219,6 +237,14 @@ struct swcclCallInfo {
 	double transfer_us;		/* modeled data-transfer time (Fig. 13) */
 	/* since 0.2 (SWCCL_VERSION 20): */
 	int fused;			/* fused calls: 1 fused, 0 unfused; -1 others */
+	/*
+	 * since 0.4 (SWCCL_VERSION 40): the messages the call sent between
+	 * nodes, and their bytes, all ranks -- seed 002's measure.  Nodes are
+	 * the hosts the ranks run on, or within one host the nodes of the
+	 * topology its fabric is built from (SWCCL_TOPO).  Calls that run a
+	 * schedule (between cards, AllToAll) count them; others give 0.
+	 */
+	unsigned long long internode_msgs, internode_bytes;
 };
 swcclResult_t swcclCommLastCallInfo(swcclComm_t comm, struct swcclCallInfo *info);
 

@@ -19,7 +19,7 @@
 #include "swccl-bench-data.h"
 
 static const char *const coll_names[NCOLL] = {
-	"allgather", "reducescatter", "allreduce", "broadcast", "reduce", "barrier"
+	"allgather", "reducescatter", "allreduce", "broadcast", "reduce", "barrier", "alltoall"
 };
 
 const char *bench_coll_name(enum bench_coll c)
@@ -92,7 +92,7 @@ int bench_type_parse(const char *s, swcclDataType_t *t)
 
 static const char *const algo_names[swcclNumAlgos] = { "AUTO", "RING", "CSC", "CSC1", "MESH1",
 							"MESH2", "HD", "NHR", "RB", "FILE",
-							"NIC", "HOST" };
+							"NIC", "HOST", "DIRECT", "PLANE" };
 
 const char *bench_algo_name(swcclAlgo_t a)
 {
@@ -218,6 +218,9 @@ double bench_input(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int r,
 
 	if (c == COLL_AG || c == COLL_BC)
 		return ti ? (double)(hash(j, 0) % (uint64_t)ti->range) : 0;
+	/* AllToAll: each (source, place) its own value, so every block says whose it is. */
+	if (c == COLL_A2A)
+		return ti ? (double)(hash(j, (uint64_t)r + 1) % (uint64_t)ti->range) : 0;
 	v = red_value(t, op, r, j);
 	if (op != swcclAvg || r != nranks - 1)
 		return v;
@@ -228,12 +231,19 @@ double bench_input(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int r,
 	return (ti && !ti->is_signed) || v < 0 ? v + (double)((nranks - m) % nranks) : v - (double)m;
 }
 
+double bench_a2a_expect(swcclDataType_t t, int nranks, size_t per, int y, size_t j)
+{
+	return bench_input(COLL_A2A, t, swcclSum, (int)(j / per), nranks,
+			   (size_t)y * per + j % per);
+}
+
 double bench_expect(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int nranks, int root,
 		    size_t j)
 {
 	double acc;
 
-	if (c == COLL_AG || c == COLL_BC)
+	/* copies: the giver's element (AllToAll: see bench_a2a_expect) */
+	if (c == COLL_AG || c == COLL_BC || c == COLL_A2A)
 		return bench_input(c, t, op, root, nranks, j);
 	/* Rank order 0 .. n-1, as the library documents (exact anyway). */
 	acc = bench_input(c, t, op, 0, nranks, j);

@@ -14,7 +14,7 @@
 
 #include "swccl.h"
 
-enum bench_coll { COLL_AG, COLL_RS, COLL_AR, COLL_BC, COLL_RD, COLL_BAR, NCOLL };
+enum bench_coll { COLL_AG, COLL_RS, COLL_AR, COLL_BC, COLL_RD, COLL_BAR, COLL_A2A, NCOLL };
 
 /* Poison byte of every output element the collective must overwrite. */
 #define BENCH_POISON 0xee
@@ -45,6 +45,11 @@ uint16_t bench_f32_to_bf16(float f);
 double bench_input(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int r, int nranks,
 		   size_t j);
 /* The correct output at global index @j (AG/BC: the input; else the reduction). */
+/*
+ * AllToAll: element @j of what rank @y receives (block j / @per is rank
+ * x's block y), that is, rank x's input element y * per + j % per.
+ */
+double bench_a2a_expect(swcclDataType_t t, int nranks, size_t per, int y, size_t j);
 double bench_expect(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int nranks, int root,
 		    size_t j);
 

@@ -53,8 +53,9 @@ void bench_json_row(FILE *f, const struct bench_row *r)
 	else
 		fprintf(f, "\"speedup\":null,");
 	fprintf(f, "\"util\":%.4f,\"transfer_us\":%.3f,\"predicted_us\":%.3f,\"launches\":%d,"
-		"\"host_syncs\":%d,", r->util, r->transfer_us, r->predicted_us, r->launches,
-		r->host_syncs);
+		"\"host_syncs\":%d,\"internode_msgs\":%llu,\"internode_bytes\":%llu,", r->util,
+		r->transfer_us, r->predicted_us, r->launches, r->host_syncs, r->internode_msgs,
+		r->internode_bytes);
 	if (r->paper_gbps > 0)
 		fprintf(f, "\"paper_gbps\":%.4f}\n", r->paper_gbps);
 	else

@@ -29,6 +29,8 @@ struct bench_row {
 	double transfer_us, predicted_us;
 	int launches, host_syncs;
 	double paper_gbps;	/* eq. (3) for RING, eq. (4) for CSC; 0: none */
+	/* messages and bytes between nodes, all ranks (swcclCallInfo; seed 002) */
+	unsigned long long internode_msgs, internode_bytes;
 };
 
 void bench_table_header(FILE *f);

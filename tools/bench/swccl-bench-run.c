@@ -341,6 +341,9 @@ static swcclResult_t launch_group(struct bench *b, const struct call *c, bool so
 		case COLL_BAR:
 			CCL(b, swcclBarrier(m, s));
 			break;
+		case COLL_A2A:
+			CCL(b, swcclAllToAll(c->send[r], c->recv[r], c->param, o->type, m, s));
+			break;
 		case COLL_BC:
 			CCL(b, swcclBroadcast(c->send[r], c->recv[r], c->param, o->type, o->root, m,
 					      s));
@@ -447,9 +450,11 @@ static long verify(struct bench *b, const struct call *c, size_t count)
 			continue;	/* only the root's recvbuff is defined */
 		TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDefault));
 		for (size_t k = 0; k < n; k++)
-			bench_store(b->want, k, o->type, bench_expect(o->coll, o->type, o->op,
-								      bench_world(b), o->root,
-								      j0 + k));
+			bench_store(b->want, k, o->type, o->coll == COLL_A2A ?
+				    bench_a2a_expect(o->type, bench_world(b), c->param,
+						     b->base + r, k) :
+				    bench_expect(o->coll, o->type, o->op, bench_world(b), o->root,
+						 j0 + k));
 		for (size_t k = 0; k < n; k++)
 			wrong += memcmp(b->back + k * es, b->want + k * es, es) != 0;
 	}
@@ -535,6 +540,8 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	row.launches = info.launches;
 	row.host_syncs = info.host_syncs;
 	row.util = row.time_us > 0 ? info.transfer_us / row.time_us : 0;
+	row.internode_msgs = info.internode_msgs;
+	row.internode_bytes = info.internode_bytes;
 	row.algbw = bench_gbps((double)row.bytes, row.time_us);
 	row.busbw = row.algbw * bench_busbw_factor(o->coll, bench_world(b));
 	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoRing)

@@ -45,13 +45,16 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier\n"
+		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier|\n"
+		"                   alltoall\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
 		"       NIC HOST (over the cards' NICs, 48 B a tree: offloaded, software)\n"
 		"       FILE (the schedule SWCCL_SCHED_FILE names)\n"
+		"       DIRECT PLANE (alltoall: pairwise; seed 002's planes, grouped by the\n"
+		"       nodes -- hosts, or SWCCL_TOPO's -- the rows' internode_msgs)\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
 		"       run in levels: CSC on each card, the algorithm between the cards\n"
 		"       plane by plane; -g G: core groups 0..G-1 of each, -g 1 one rank a card)\n"
@@ -165,6 +168,16 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		usage();
 	if (!o->minb)
 		o->minb = 1;
+	/* -a all: AllToAll's schedules (and FILE's) for AllToAll, the others' for the rest */
+	for (int a = 0, k = 0; o->all && a < o->nalgos; a++) {
+		bool a2a = o->algos[a] == swcclAlgoDirect || o->algos[a] == swcclAlgoPlane;
+		bool any = o->algos[a] == swcclAlgoAuto || o->algos[a] == swcclAlgoFile;
+
+		if (any || a2a == (o->coll == COLL_A2A))
+			o->algos[k++] = o->algos[a];
+		if (a == o->nalgos - 1)
+			o->nalgos = k;
+	}
 	if (o->coll == COLL_BAR) {	/* one row an algorithm: no sizes */
 		o->minb = o->maxb = 8;
 		if (o->all) {

@@ -5,6 +5,7 @@
  * the paper's models, and the rows as table, JSON and gnuplot script.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,13 +43,15 @@ static void inputs_and_results_are_exact(void)
 					for (size_t j = 0; j < 300; j++) {
 						double e = bench_expect((enum bench_coll)c, ts[t],
 							(swcclRedOp_t)op, n, 0, j), s = 0;
+						bool copy = c == COLL_AG || c == COLL_BC ||
+							    c == COLL_A2A;
 
 						CHECK(e == floor(e));
 						CHECK(fabs(e) <= (ts[t] == swcclFloat16 ? 2048 : 256) ||
-						      c == COLL_AG || c == COLL_BC);
+						      copy);
 						if (ts[t] == swcclUint8)
 							CHECK(e >= 0 && e <= 255);
-						if (op != swcclAvg || c == COLL_AG || c == COLL_BC)
+						if (op != swcclAvg || copy)
 							continue;
 						for (int r = 0; r < n; r++) {
 							double v = bench_input((enum bench_coll)c, ts[t],
@@ -87,13 +90,29 @@ static void names_parse_both_ways(void)
 	CHECK(!bench_algo_parse("csc1", &a) && a == swcclAlgoCsc1);
 	CHECK(!strcmp(bench_algo_name(swcclAlgoRing), "RING"));
 	CHECK(!bench_coll_parse("reducescatter", &c) && c == COLL_RS);
-	CHECK(bench_coll_parse("alltoall", &c) == -1);
+	CHECK(bench_coll_parse("alltoall", &c) == 0 && c == COLL_A2A);
+	CHECK(bench_coll_parse("alltoallv", &c) == -1);
 }
 
 static void nccl_tests_counts_and_busbw(void)
 {
 	size_t count, param;
 
+	/* alltoall: nccl-tests' size is a rank's whole input, count per peer; busbw (n-1)/n */
+	CHECK_EQ(bench_counts(COLL_A2A, 1000, 4, 8, &count, &param), 992);
+	CHECK_EQ(count, 248);
+	CHECK_EQ(param, 31);
+	CHECK(bench_busbw_factor(COLL_A2A, 8) == 7.0 / 8);
+	/* every (x, y) block: what y expects from x is x's input block y */
+	for (int x = 0; x < 5; x++)
+		for (int y = 0; y < 5; y++)
+			for (size_t k = 0; k < 3; k++)
+				CHECK(bench_a2a_expect(swcclInt32, 5, 3, y, (size_t)x * 3 + k) ==
+				      bench_input(COLL_A2A, swcclInt32, swcclSum, x, 5,
+						  (size_t)y * 3 + k));
+	/* and blocks of two sources differ, so a misplaced one is caught */
+	CHECK(bench_input(COLL_A2A, swcclInt32, swcclSum, 0, 5, 7) !=
+	      bench_input(COLL_A2A, swcclInt32, swcclSum, 1, 5, 7));
 	CHECK_EQ(bench_counts(COLL_AG, 1 << 20, 4, 4, &count, &param), 1 << 20);
 	CHECK_EQ(count, 262144);
 	CHECK_EQ(param, 65536);

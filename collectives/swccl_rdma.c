@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_rdma.c - schedules over RDMA WRITE (swccl_rdma.h): which calls can
+ * go, their plan (DIRECT or PLANE, grouped by the ranks' nodes), and every
+ * rank's ports and mailbox, opened at the first such call and known to all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "swai-gen.h"
+#include "swccl_kind.h"
+#include "swccl_plan.h"
+#include "swccl_rdma.h"
+#include "swccl_xcard.h"
+#include "swccl_xproc.h"
+
+const char *swccl_rdma_unsupported(const struct swccl_call *c)
+{
+	static __thread char why[160];
+
+	if (c->coll != SWCCL_ALLTOALL)
+		return "only AllToAll runs over RDMA WRITE between nodes";
+	/* PLANE's messages between nodes carry a node's blocks: m of them. */
+	if ((uint64_t)c->count * c->esize * (uint64_t)c->nranks > SWCCL_RDMA_MSG_MAX) {
+		snprintf(why, sizeof(why), "%zu bytes a peer: at most %u KiB a rank's whole "
+			 "input over the NICs (a peer queues 4 MiB of WRITEs)",
+			 c->count * c->esize, SWCCL_RDMA_MSG_MAX >> 10);
+		return why;
+	}
+	return NULL;
+}
+
+static void close_rank(void *ctx, int r)
+{
+	struct swccl_rdma *n = ctx;
+
+	for (int k = 0; k < SWCCL_RDMA_PORTS; k++)
+		if (n->port[r][k].key)
+			sdaaNicClose(&n->port[r][k]);
+	if (n->mbox[r])
+		sdaaFreeHost(n->mbox[r]);
+	if (n->scratch[r])
+		sdaaFree(n->scratch[r]);
+	if (n->in[r])
+		sdaaFree(n->in[r]);
+}
+
+void swccl_rdma_free(struct swccl_shared *sh)
+{
+	if (!sh->rdma)
+		return;
+	swccl_xproc_close_all(sh, close_rank, sh->rdma);
+	free(sh->rdma);
+	sh->rdma = NULL;
+}
+
+/* Rank @r's ports and mailbox, on its card; its peer record. */
+static swcclResult_t open_rank(struct swccl_shared *sh, void *ctx, int r, swcclComm_t comm0)
+{
+	struct swccl_rdma *n = ctx;
+	struct swcclComm *cm = sh->comm[r];
+	size_t mb = sizeof(*n->mbox[r]) * (size_t)sh->nranks;
+	void *dp = NULL;
+
+	if (sdaaSetDevice(cm->dev))
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: %s", r,
+				  sdaaGetErrorString(sdaaGetLastError()));
+	for (int k = 0; k < SWCCL_RDMA_PORTS; k++) {
+		if (sdaaNicOpen(cm->dev, &n->port[r][k]))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d (card %d): NIC "
+					  "port %d of %d: %s (AllToAll between nodes needs the cards' "
+					  "NIC ports: tools/vm/swai-cluster)", r, cm->card, k + 1,
+					  SWCCL_RDMA_PORTS, sdaaGetErrorString(sdaaGetLastError()));
+		n->peer[r].vport[k] = n->port[r][k].vport;
+		n->peer[r].key[k] = n->port[r][k].key;
+	}
+	if (sdaaMallocHost((void **)&n->mbox[r], mb) ||
+	    sdaaHostGetDevicePointer(&dp, n->mbox[r], 0))
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: cannot pin its NIC "
+				  "mailbox: %s", r, sdaaGetErrorString(sdaaGetLastError()));
+	memset(n->mbox[r], 0, mb);
+	n->peer[r].node = n->port[r][0].node;
+	n->peer[r].mbox = (uint64_t)(uintptr_t)dp;
+	return swcclSuccess;
+}
+
+/* Every rank's ports and mailbox, opened and known to all (once per comm). */
+static swcclResult_t setup(struct swccl_shared *sh, swcclComm_t comm0)
+{
+	struct swccl_rdma *n;
+	swcclResult_t res;
+
+	if (sh->rdma)
+		return swcclSuccess;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return swccl_fail(comm0, swcclSystemError, "out of memory");
+	sh->rdma = n;
+	res = swccl_xproc_open_all(sh, comm0, open_rank, n, n->peer, sizeof(n->peer[0]),
+				   "the RDMA ports");
+	if (res)
+		swccl_rdma_free(sh);
+	return res;
+}
+
+swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
+			      struct swccl_plan *p, swcclComm_t comm0)
+{
+	const char *why = swccl_rdma_unsupported(c);
+	uint64_t dm = 0, pm = 0, chunks;
+	struct swai_sched s;
+	char gwhy[256];
+	swcclAlgo_t a = c->want;
+
+	if (why)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s", c->kind->name(c), why);
+	if (a != swcclAlgoAuto && a != swcclAlgoDirect && a != swcclAlgoPlane)
+		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll: the ranks span nodes, and "
+				  "between nodes it runs DIRECT or PLANE over the NICs, not %s",
+				  swcclAlgoName(a));
+	for (int r = 0; r < c->nranks; r++)
+		c->node[r] = swccl_xproc_node(sh, r);
+	/* AUTO: seed 002's point -- PLANE if it sends fewer messages between nodes. */
+	if (a == swcclAlgoAuto) {
+		for (int i = 0; i < 2; i++) {
+			const char *g = i ? "PLANE" : "DIRECT";
+
+			if (swai_gen_build(&s, g, SWAI_COLL_ALLTOALL, c->nranks,
+					   &(struct swai_gen_opts){ .node_of = c->node }, gwhy,
+					   sizeof(gwhy)))
+				continue;
+			swai_sched_internode(&s, c->node, i ? &pm : &dm, &chunks);
+			swai_sched_free(&s);
+		}
+		a = pm && pm < dm ? swcclAlgoPlane : swcclAlgoDirect;
+	}
+	if (swai_gen_build(&s, swcclAlgoName(a), SWAI_COLL_ALLTOALL, c->nranks,
+			   &(struct swai_gen_opts){ .node_of = c->node }, gwhy, sizeof(gwhy)))
+		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll %s: %s", swcclAlgoName(a),
+				  gwhy);
+	*p = (struct swccl_plan){ .algo = a, .how = swcclAlgoName(a), .fused = -1,
+				  .host_syncs = 1, .rdma = true };
+	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
+	swai_sched_free(&s);
+	if (setup(sh, comm0))
+		return swcclUnhandledSdaaError;
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu %zu x %s on %d ranks across "
+		  "nodes: %s over RDMA WRITE%s", (unsigned long long)c->seq, c->count,
+		  swccl_type_name(c->dtype), c->nranks, p->how,
+		  c->want ? " (forced)" : " (fewest messages between nodes)");
+	return swcclSuccess;
+}
