@@ -134,6 +134,19 @@ TEST_F_TIMEOUT(coll, placements, 300)
 	}
 }
 
+/* AllToAll runs between cards: the core groups of one card are refused, saying so. */
+TEST_F(coll, alltoall_refused_on_one_card)
+{
+	struct run u = { .coll = A2A, .t = swcclInt32, .count = 10, .pl = PL_GLOBAL };
+	swcclResult_t res = swcclSuccess;
+
+	EXPECT_EQ(-1, run_one(&self->x, &u, &res, NULL));
+	EXPECT_EQ(swcclInvalidUsage, res);
+	EXPECT_NE(NULL, strstr(swcclGetLastError(self->x.comm[0]), "between cards")) {
+		TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
+	}
+}
+
 /*
  * Random f32 values (sums round): every algorithm gives the same bits, and
  * they are the host's ((x0 + x1) + x2) + x3 -- rank order.

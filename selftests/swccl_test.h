@@ -25,9 +25,10 @@ struct cctx {
 enum place { PL_LOCAL, PL_GLOBAL, PL_HOST };
 static const char *const place_name[] = { "local", "global", "host" };
 
-enum coll { AG, RS, AR, BC, RD, NCOLL };
+/* The sweeps go to NCOLL; AllToAll runs between cards only, so apart. */
+enum coll { AG, RS, AR, BC, RD, NCOLL, A2A = NCOLL };
 static const char *const coll_name[] = { "allgather", "reducescatter", "allreduce",
-					 "broadcast", "reduce" };
+					 "broadcast", "reduce", "alltoall" };
 
 /* The core groups of device 0's card; 0, or why the test cannot run. */
 static inline const char *cctx_devices(struct cctx *x)
@@ -197,6 +198,7 @@ static inline swcclResult_t call(struct cctx *x, const struct run *u, int r, voi
 	case AR: return swcclAllReduce(s, d, u->count, u->t, u->op, c, st);
 	case BC: return swcclBroadcast(r == u->root || u->inplace ? s : NULL, d, u->count, u->t,
 				       u->root, c, st);
+	case A2A: return swcclAllToAll(s, d, u->count, u->t, c, st);
 	default: return swcclReduce(s, r == u->root || u->inplace ? d : NULL, u->count, u->t,
 				    u->op, u->root, c, st);
 	}
@@ -215,16 +217,16 @@ static inline long run_one(struct cctx *x, const struct run *u, swcclResult_t *r
 	uint8_t *hs[NR_MAX], *hr;
 	long wrong = 0;
 
-	if (u->coll == AG)
+	if (u->coll == AG || u->coll == A2A)
 		rb *= (size_t)n;
-	if (u->coll == RS)
+	if (u->coll == RS || u->coll == A2A)
 		sb *= (size_t)n;
 	hr = malloc(rb + 1);
 	for (int r = 0; r < n; r++) {
 		hs[r] = malloc(sb + 1);
 		ne = sb / es;
 		for (size_t i = 0; i < ne; i++) {
-			if (u->coll == AG || u->coll == BC)
+			if (u->coll == AG || u->coll == BC || u->coll == A2A)
 				continue;
 			if (u->random) {
 				uint64_t seed = (uint64_t)r * 1000003 + i;
@@ -235,7 +237,7 @@ static inline long run_one(struct cctx *x, const struct run *u, swcclResult_t *r
 				tput(u->t, hs[r] + i * es, tval(u->t, r, i));
 			}
 		}
-		if (u->coll == AG || u->coll == BC)
+		if (u->coll == AG || u->coll == BC || u->coll == A2A)
 			sdaa_test_fill(hs[r], sb, 77 + (uint64_t)r);
 		if (u->inplace) {
 			base[r] = balloc(x, r, u->pl, rb > sb ? rb : sb);
@@ -290,6 +292,8 @@ static inline long run_one(struct cctx *x, const struct run *u, swcclResult_t *r
 
 			if (u->coll == AG)
 				exp = hs[i / u->count] + (i % u->count) * es;
+			else if (u->coll == A2A)	/* block i / count is rank q's block r */
+				exp = hs[i / u->count] + ((size_t)r * u->count + i % u->count) * es;
 			else if (u->coll == BC)
 				exp = hs[u->root] + i * es;
 			else
