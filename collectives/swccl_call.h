@@ -37,6 +37,17 @@ struct swccl_buf {
 	size_t bytes;		/* what the call touches there */
 };
 
+/*
+ * A rank's blocks of an AllToAllv or of a group of Send/Recv (swccl_p2p.c),
+ * per peer: what it sends each rank and receives from each, anywhere.
+ */
+struct swccl_peers {
+	size_t send_n[SWCCL_MAX_RANKS], recv_n[SWCCL_MAX_RANKS];	/* elements; 0: none */
+	const void *sp[SWCCL_MAX_RANKS];				/* the caller's pointers */
+	void *rp[SWCCL_MAX_RANKS];
+	struct swccl_buf send[SWCCL_MAX_RANKS], recv[SWCCL_MAX_RANKS];
+};
+
 /* The buffers of a fused call (RS: FB_X is A; FB_Y, FB_GAMMA, FB_BETA unused). */
 enum { FB_X, FB_Y, FB_GAMMA, FB_BETA, FB_W, FB_OUT, FB_N };
 
@@ -49,6 +60,7 @@ struct swccl_rank {
 	struct swccl_buf tmp;		/* fused calls: the comm's Local scratch of this rank */
 	sdaaStream_t stream;
 	int dev, cg;
+	struct swccl_peers *pv;		/* AllToAllv, Send/Recv: its blocks (the call's) */
 };
 
 /* Semaphores and progress counters: pinned host memory (see swccl_comm.c). */
@@ -108,6 +120,7 @@ struct swccl_call {
 	int xplane, xplanes;	/* plane j of G running at once on the cards' CGs; 0, 1 */
 	const struct swai_topo *topo;		/* for the estimates; NULL: none */
 	int node[SWCCL_MAX_RANKS];	/* rank -> its node: PLANE's grouping (seed 002) */
+	bool v;			/* AllToAll of per-peer blocks (r[].pv): AllToAllv, Send/Recv */
 };
 
 /* swccl_dtype.c */

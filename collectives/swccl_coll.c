@@ -251,13 +251,15 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll runs between cards (one "
 				  "rank per card, of one node's fabric or of several nodes); the "
 				  "core groups of one card have none yet");
-	if (!swccl_plan_lookup(sh, c, p)) {
+	/* AllToAllv's blocks are not in the plan's key: plan each call. */
+	if (c->v || !swccl_plan_lookup(sh, c, p)) {
 		r = choose(sh, c, p, comm0);
 		if (!c->want && swccl_nic_auto(sh, c, r ? NULL : p, p, comm0))
 			r = swcclSuccess;
 		if (r)
 			return r;
-		swccl_plan_store(sh, c, p);
+		if (!c->v)
+			swccl_plan_store(sh, c, p);
 	}
 	if (p->algo == swcclAlgoNic) {	/* AUTO chose the NIC (now or before) */
 		p->how = swcclAlgoName(p->algo);

@@ -91,6 +91,7 @@ static void mirror_remote(struct swccl_shared *sh, struct swccl_call *c)
 		if (!sh->comm[q]->remote)
 			continue;
 		c->r[q] = like;
+		c->r[q].pv = NULL;	/* its blocks are its own (swccl_p2p.c) */
 		c->r[q].stream = NULL;
 		c->r[q].dev = -1;
 		c->r[q].cg = sh->comm[q]->cg;
@@ -104,6 +105,8 @@ static void inst_drop(struct swccl_shared *sh, struct swccl_inst *inst)
 	for (struct swccl_inst **pp = &sh->insts; *pp; pp = &(*pp)->next)
 		if (*pp == inst) {
 			*pp = inst->next;
+			for (int q = 0; q < SWCCL_MAX_RANKS; q++)
+				free(inst->call.r[q].pv);
 			free(inst);
 			return;
 		}
@@ -123,18 +126,22 @@ swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq)
 	struct swccl_inst *inst;
 	swcclResult_t r = check(op, &rk);
 
-	if (r)
+	if (r) {
+		free(rk.pv);
 		return r;
+	}
 	pthread_mutex_lock(&sh->mu);
 	if (sh->failed) {
 		r = swccl_fail(comm, swcclRemoteError, "the communicator failed: %s", sh->failmsg);
 		pthread_mutex_unlock(&sh->mu);
+		free(rk.pv);
 		return r;
 	}
 	*seq = ++comm->seq;
 	inst = inst_find(sh, *seq, true);
 	if (!inst) {
 		pthread_mutex_unlock(&sh->mu);
+		free(rk.pv);
 		return swcclSystemError;
 	}
 	if (!inst->arrived) {

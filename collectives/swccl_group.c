@@ -16,8 +16,18 @@ static __thread struct swccl_op *ops;
 static __thread int nops, capops;
 static __thread swcclResult_t group_error;
 
+/*
+ * Record @op; a Send or Recv joins the rank's earlier one of this group
+ * (its kind's merge).  The group keeps its own copy of the blocks.
+ */
 static swcclResult_t group_add(const struct swccl_op *op)
 {
+	for (int i = 0; op->merge && i < nops; i++)
+		if (ops[i].merge && ops[i].comm == op->comm && ops[i].kind == op->kind) {
+			swcclResult_t r = op->kind->merge(&ops[i], op);
+
+			return r && !group_error ? group_error = r : r;
+		}
 	if (nops == capops) {
 		int cap = capops ? 2 * capops : 16;
 		struct swccl_op *n = realloc(ops, (size_t)cap * sizeof(*n));
@@ -27,7 +37,14 @@ static swcclResult_t group_add(const struct swccl_op *op)
 		ops = n;
 		capops = cap;
 	}
-	ops[nops++] = *op;
+	ops[nops] = *op;
+	if (op->pv) {
+		ops[nops].pv = malloc(sizeof(*op->pv));
+		if (!ops[nops].pv)
+			return group_error = swcclSystemError;
+		*ops[nops].pv = *op->pv;
+	}
+	nops++;
 	return swcclSuccess;
 }
 
@@ -64,6 +81,12 @@ SWCCL_EXPORT swcclResult_t swcclGroupEnd(void)
 	if (--depth)
 		return swcclSuccess;
 	nops = 0;
+	/* A call the group refused: none of it runs, or its peers would wait for it. */
+	if (res) {
+		for (int i = 0; i < n; i++)
+			free(ops[i].pv);
+		return res;
+	}
 	seq = calloc((size_t)n + 1, sizeof(*seq));
 	if (!seq)
 		return swcclSystemError;
@@ -73,6 +96,7 @@ SWCCL_EXPORT swcclResult_t swcclGroupEnd(void)
 			res = r;
 	}
 	for (int i = 0; i < n; i++) {
+		free(ops[i].pv);
 		if (!seq[i])
 			continue;
 		r = swccl_wait(ops[i].comm, seq[i]);

@@ -28,6 +28,8 @@ struct swccl_op {
 	sdaaStream_t stream;
 	struct swccl_fused fz;		/* fused calls: the shape */
 	const void *fp[FB_N];		/* fused calls: the buffers */
+	struct swccl_peers *pv;		/* AllToAllv, Send/Recv: the blocks */
+	bool merge;			/* Send/Recv: one op per rank in a group */
 };
 
 struct swccl_kind {
@@ -47,11 +49,17 @@ struct swccl_kind {
 			      swcclComm_t comm0);
 	/* A call of no elements still runs (a barrier); else it returns at once. */
 	bool empty;
+	/*
+	 * In a group, fold @op into @into, an earlier op of the same rank and
+	 * kind (Send/Recv: one exchange a group); NULL: every op its own call.
+	 */
+	swcclResult_t (*merge)(struct swccl_op *into, const struct swccl_op *op);
 };
 
 extern const struct swccl_kind swccl_kind_coll;		/* swccl_coll.c */
 extern const struct swccl_kind swccl_kind_fused;	/* swccl_fused.c */
 extern const struct swccl_kind swccl_kind_barrier;	/* swccl_barrier.c */
+extern const struct swccl_kind swccl_kind_p2p;		/* swccl_p2p.c */
 
 /* swccl_enqueue.c: the host rendezvous of the ranks */
 swcclResult_t swccl_post(const struct swccl_op *op, uint64_t *seq);

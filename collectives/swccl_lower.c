@@ -50,27 +50,70 @@ uint64_t swccl_chunk_elem(const struct swccl_call *c, const struct swai_sched *s
 	return i / C * c->count + c->count * (i % C) / C;
 }
 
+void swccl_span(const struct swccl_call *c, const struct swai_sched *s, int r, int b,
+		uint32_t off, uint32_t n, uint64_t *at, uint64_t *len)
+{
+	if (c->v && b != SWAI_BUF_SCRATCH) {
+		const struct swccl_peers *pv = c->r[r].pv;
+
+		*at = !pv ? 0 : b == SWAI_BUF_IN ? pv->send[off].va : pv->recv[off].va;
+		*len = !pv ? 0 : (b == SWAI_BUF_IN ? pv->send_n[off] : pv->recv_n[off]) * c->esize;
+		return;
+	}
+	*at = swccl_chunk_elem(c, s, off) * c->esize;
+	*len = (swccl_chunk_elem(c, s, off + n) - swccl_chunk_elem(c, s, off)) * c->esize;
+}
+
 void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
 		     unsigned long long *msgs, unsigned long long *bytes)
 {
+	bool all = true;
+
+	/*
+	 * AllToAllv: a block's size is what its receiver takes -- every rank
+	 * knows every rank's in one process or after the exchange of counts
+	 * (swccl_p2p.c); between nodes only its own, so a process counts what
+	 * its ranks send.
+	 */
+	for (int q = 0; q < s->nranks; q++)
+		all &= c->r[q].pv != NULL;
 	*msgs = *bytes = 0;
 	for (int r = 0; r < s->nranks; r++)
 		for (int i = 0; i < s->ranks[r].nsteps; i++) {
 			const struct swai_step *st = &s->ranks[r].steps[i];
+			uint64_t at, len;
 
 			if (st->op != SWAI_STEP_SEND || c->node[st->peer] == c->node[r])
 				continue;
+			if (c->v && all)
+				swccl_span(c, s, st->peer, SWAI_BUF_OUT, (uint32_t)r, 1, &at, &len);
+			else
+				swccl_span(c, s, r, st->src_buf, st->src_off, st->count, &at, &len);
+			if (c->v && !len)
+				continue;
 			(*msgs)++;
-			*bytes += (swccl_chunk_elem(c, s, st->src_off + st->count) -
-				   swccl_chunk_elem(c, s, st->src_off)) * c->esize;
+			*bytes += len;
 		}
 }
 
-/* Bytes of chunks [off, off + n). */
-static uint64_t range_bytes(const struct swccl_call *c, const struct swai_sched *s,
-			    uint64_t off, uint64_t n)
+/* Bytes of rank @r's chunks [off, off + n) of buffer @b. */
+static uint64_t range_bytes(const struct swccl_call *c, const struct swai_sched *s, int r,
+			    int b, uint32_t off, uint32_t n)
 {
-	return (swccl_chunk_elem(c, s, off + n) - swccl_chunk_elem(c, s, off)) * c->esize;
+	uint64_t at, len;
+
+	swccl_span(c, s, r, b, off, n, &at, &len);
+	return len;
+}
+
+/* Where in rank @r's buffer @b its chunk @off is, from the buffer's base. */
+static uint64_t offset_of(const struct swccl_call *c, const struct swai_sched *s, int r, int b,
+			  uint32_t off)
+{
+	uint64_t at, len;
+
+	swccl_span(c, s, r, b, off, 1, &at, &len);
+	return at;
 }
 
 static uint64_t align_up(uint64_t v)
@@ -96,12 +139,15 @@ static uint64_t layout(const struct swccl_call *c, const struct swai_sched *s, i
 			continue;
 		if (slot)
 			slot[i] = at;
-		at = align_up(at + range_bytes(c, s, st->dst_off, st->count));
+		at = align_up(at + range_bytes(c, s, r, st->dst_buf, st->dst_off, st->count));
 	}
 	*scratch = at;
 	at = align_up(at + swccl_chunk_elem(c, s, s->scratch_chunks) * c->esize);
 	*in_copy = at;
-	return align_up(at + swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize);
+	/* AllToAllv never runs in place: no copy of its input */
+	return c->v ? at :
+	       align_up(at + swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) *
+			c->esize);
 }
 
 size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s)
@@ -123,13 +169,15 @@ static bool in_place(const struct swccl_call *c, const struct swai_sched *s, int
 	uint64_t ni = swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_IN)) * c->esize;
 	uint64_t no = swccl_chunk_elem(c, s, swai_sched_buf_chunks(s, SWAI_BUF_OUT)) * c->esize;
 
-	return in && out && in < out + no && out < in + ni;
+	return !c->v && in && out && in < out + no && out < in + ni;
 }
 
-/* Where rank @r's buffer @b starts. */
+/* Where rank @r's buffer @b starts (AllToAllv's blocks: at their own addresses). */
 static uint64_t base(const struct swccl_call *c, int r, int b, uint64_t scratch,
 		     uint64_t in_copy, bool copied)
 {
+	if (c->v && b != SWAI_BUF_SCRATCH)
+		return 0;
 	switch (b) {
 	case SWAI_BUF_IN:
 		return copied ? c->xland[r] + in_copy : c->r[r].send.va;
@@ -258,7 +306,7 @@ static uint64_t target_of(const struct swccl_call *c, const struct swai_sched *s
 			continue;
 		if (direct(c, s, match, b, j))
 			return base(c, b, rv->dst_buf, scr, inc, false) +
-			       swccl_chunk_elem(c, s, rv->dst_off) * c->esize;
+			       offset_of(c, s, b, rv->dst_buf, rv->dst_off);
 		return c->xland[b] + slots[j];
 	}
 	return 0;	/* swai_sched_match() pairs every send */
@@ -301,14 +349,18 @@ void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **m
 		int i = order[n];
 		const struct swai_step *st = &rk->steps[i];
 		uint64_t src = base(c, r, st->src_buf, scr, inc, copied) +
-			       swccl_chunk_elem(c, s, st->src_off) * c->esize;
+			       offset_of(c, s, r, st->src_buf, st->src_off);
 		uint64_t dst = base(c, r, st->dst_buf, scr, inc, copied) +
-			       swccl_chunk_elem(c, s, st->dst_off) * c->esize;
-		uint64_t len = range_bytes(c, s, st->op == SWAI_STEP_SEND ? st->src_off :
-					   st->dst_off, st->count);
+			       offset_of(c, s, r, st->dst_buf, st->dst_off);
+		uint64_t len = st->op == SWAI_STEP_SEND ?
+			       range_bytes(c, s, r, st->src_buf, st->src_off, st->count) :
+			       range_bytes(c, s, r, st->dst_buf, st->dst_off, st->count);
 		uint64_t peer_slots[4096];
 		int a = st->peer;
 
+		/* An AllToAllv's empty block is no message (both ends know: swccl_p2p.c) */
+		if (c->v && !len)
+			continue;
 		switch (st->op) {
 		case SWAI_STEP_SEND:
 			if (!credit[a]) {

@@ -22,6 +22,8 @@ const char *swccl_rdma_unsupported(const struct swccl_call *c)
 
 	if (c->coll != SWCCL_ALLTOALL)
 		return "only AllToAll runs over RDMA WRITE between nodes";
+	if (c->v)	/* each message's size is checked as it goes (swccl_rdma_run.c) */
+		return NULL;
 	/* PLANE's messages between nodes carry a node's blocks: m of them. */
 	if ((uint64_t)c->count * c->esize * (uint64_t)c->nranks > SWCCL_RDMA_MSG_MAX) {
 		snprintf(why, sizeof(why), "%zu bytes a peer: at most %u KiB a rank's whole "
@@ -120,6 +122,11 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll: the ranks span nodes, and "
 				  "between nodes it runs DIRECT or PLANE over the NICs, not %s",
 				  swcclAlgoName(a));
+	if (c->v && a == swcclAlgoPlane)
+		return swccl_fail(comm0, swcclInvalidUsage, "AllToAllv and Send/Recv run DIRECT "
+				  "(PLANE's messages carry equal blocks)");
+	if (c->v)
+		a = swcclAlgoDirect;
 	for (int r = 0; r < c->nranks; r++)
 		c->node[r] = swccl_xproc_node(sh, r);
 	/* AUTO: seed 002's point -- PLANE if it sends fewer messages between nodes. */

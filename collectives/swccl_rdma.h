@@ -47,11 +47,11 @@ struct swccl_rdma_peer {
 	uint64_t mbox;		/* device address of its mailbox */
 };
 
-/* What a receiver tells a sender at the start of a call (a PUT, 24 bytes). */
+/* What a receiver tells a sender at the start of a call (a PUT, 32 bytes). */
 struct swccl_rdma_rec {
 	uint64_t out, scratch;	/* device addresses of its buffers this call */
 	uint64_t seq;		/* the call */
-	uint64_t pad;
+	uint64_t bytes;		/* AllToAllv: out is the sender's block, of this size */
 };
 
 struct swccl_rdma {

@@ -34,15 +34,30 @@ static bool is_recv(const struct swai_step *st)
 	return st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
 }
 
-/* Bytes into a buffer of chunk @off, and of @n chunks. */
-static uint64_t at(const struct run *x, uint32_t off)
+/* Bytes into rank @r's buffer @b of its chunk @off; of chunks [off, off + n). */
+static uint64_t at(const struct run *x, int r, int b, uint32_t off)
 {
-	return swccl_chunk_elem(x->c, &x->s, off) * x->c->esize;
+	uint64_t a, l;
+
+	swccl_span(x->c, &x->s, r, b, off, 1, &a, &l);
+	return a;
 }
 
-static uint64_t len(const struct run *x, uint32_t off, uint32_t n)
+static uint64_t len(const struct run *x, int r, int b, uint32_t off, uint32_t n)
 {
-	return at(x, off + n) - at(x, off);
+	uint64_t a, l;
+
+	swccl_span(x->c, &x->s, r, b, off, n, &a, &l);
+	return l;
+}
+
+/* Does rank @r's step @st move anything?  (An AllToAllv's empty blocks do not.) */
+static bool live(const struct run *x, int r, const struct swai_step *st)
+{
+	if (!x->c->v)
+		return true;
+	return st->op == SWAI_STEP_SEND ? len(x, r, st->src_buf, st->src_off, st->count) :
+	       len(x, r, st->dst_buf, st->dst_off, st->count);
 }
 
 /*
@@ -172,10 +187,12 @@ static swcclResult_t prepare(struct run *x, int r)
 {
 	struct swccl_rdma *n = x->sh->rdma;
 	const struct swccl_rank *rk = &x->c->r[r];
-	uint64_t bytes = at(x, swai_sched_buf_chunks(&x->s, SWAI_BUF_IN));
-	uint64_t sb = at(x, x->s.scratch_chunks);
+	uint64_t bytes = swccl_chunk_elem(x->c, &x->s, swai_sched_buf_chunks(&x->s, SWAI_BUF_IN)) *
+			 x->c->esize;
+	uint64_t sb = at(x, r, SWAI_BUF_SCRATCH, x->s.scratch_chunks);
 	const char *sp = rk->sp, *rp = rk->rp;
-	bool overlap = sp < rp + bytes && rp < sp + bytes;
+	/* AllToAllv's blocks never overlap (swccl_p2p.c) */
+	bool overlap = !x->c->v && sp < rp + bytes && rp < sp + bytes;
 
 	if (sdaaSetDevice(rk->dev) || sdaaStreamSynchronize(rk->stream) ||
 	    grow(&n->scratch[r], &n->scratch_bytes[r], sb ? sb : 256) ||
@@ -263,7 +280,8 @@ static int peers(const struct run *x, int r, bool to, int *who)
 	for (int i = 0; i < x->s.ranks[r].nsteps; i++) {
 		const struct swai_step *st = &x->s.ranks[r].steps[i];
 
-		if ((to ? st->op == SWAI_STEP_SEND : is_recv(st)) && !seen[st->peer]) {
+		if ((to ? st->op == SWAI_STEP_SEND : is_recv(st)) && !seen[st->peer] &&
+		    live(x, r, st)) {
 			seen[st->peer] = true;
 			who[n++] = st->peer;
 		}
@@ -280,11 +298,13 @@ static uint64_t va_of(const struct run *x, int r, int b, uint32_t off)
 {
 	const struct swccl_rank *cr = &x->c->r[r];
 
+	if (x->c->v && b != SWAI_BUF_SCRATCH)
+		return at(x, r, b, off);
 	if (b == SWAI_BUF_OUT)
-		return cr->recv.va + at(x, off);
+		return cr->recv.va + at(x, r, b, off);
 	if (b == SWAI_BUF_IN && x->base[r][b] == cr->sp)
-		return cr->send.va + at(x, off);
-	return (uint64_t)(uintptr_t)(x->base[r][b] + at(x, off));
+		return cr->send.va + at(x, r, b, off);
+	return (uint64_t)(uintptr_t)(x->base[r][b] + at(x, r, b, off));
 }
 
 /* Stage 1, rank @r: tell its senders where its buffers are; its wait for its receivers. */
@@ -292,14 +312,20 @@ static swcclResult_t ready_post(struct run *x, int r)
 {
 	struct swccl_rdma *n = x->sh->rdma;
 	struct swai_nic_desc d[SWCCL_MAX_RANKS + 1];
-	struct swccl_rdma_rec rec = {
-		.out = x->c->r[r].recv.va, .scratch = (uint64_t)(uintptr_t)n->scratch[r],
-		.seq = x->c->seq,
-	};
 	int who[SWCCL_MAX_RANKS], ns = peers(x, r, false, who), nd = 0;
 
 	for (int i = 0; i < ns; i++) {
 		const struct swccl_rdma_peer *q = &n->peer[who[i]];
+		struct swccl_rdma_rec rec = {
+			.out = x->c->r[r].recv.va, .scratch = (uint64_t)(uintptr_t)n->scratch[r],
+			.seq = x->c->seq,
+		};
+
+		/* AllToAllv: the block from that sender itself, and its size to check */
+		if (x->c->v) {
+			rec.out = va_of(x, r, SWAI_BUF_OUT, (uint32_t)who[i]);
+			rec.bytes = len(x, r, SWAI_BUF_OUT, (uint32_t)who[i], 1);
+		}
 
 		d[nd] = (struct swai_nic_desc){
 			.kind = SWAI_NIC_KIND_PUT, .flags = SWAI_NIC_F_CP,
@@ -308,8 +334,8 @@ static swcclResult_t ready_post(struct run *x, int r)
 			.src = n->port[r][0].node, .dst = q->node,
 			.addr = q->mbox + (uint64_t)r * sizeof(rec),
 		};
-		d[nd].v.count = 3;
-		memcpy(d[nd++].v.data, &rec, 3 * sizeof(uint64_t));
+		d[nd].v.count = 4;
+		memcpy(d[nd++].v.data, &rec, sizeof(rec));
 	}
 	if (peers(x, r, true, who))
 		d[nd++] = counted(x, r, 0, (uint32_t)peers(x, r, true, who));
@@ -350,12 +376,13 @@ static swcclResult_t phase_post(struct run *x, int r, int k, int *posted)
 		return swccl_fail(x->comm0, swcclSystemError, "out of memory");
 	for (int i = 0; i < rk->nsteps && !res; i++) {
 		const struct swai_step *st = &rk->steps[i];
+		uint64_t l = len(x, r, st->src_buf, st->src_off, st->count);
 
-		if (x->level[r][i] != k || st->op != SWAI_STEP_COPY)
+		if (x->level[r][i] != k || st->op != SWAI_STEP_COPY || !l)
 			continue;
-		if (sdaaMemcpyAsync(x->base[r][st->dst_buf] + at(x, st->dst_off),
-				    x->base[r][st->src_buf] + at(x, st->src_off),
-				    len(x, st->src_off, st->count), sdaaMemcpyDefault, cr->stream))
+		if (sdaaMemcpyAsync(x->base[r][st->dst_buf] + at(x, r, st->dst_buf, st->dst_off),
+				    x->base[r][st->src_buf] + at(x, r, st->src_buf, st->src_off),
+				    l, sdaaMemcpyDefault, cr->stream))
 			res = swccl_fail(x->comm0, swcclUnhandledSdaaError, "AllToAll: rank %d: "
 					 "copy: %s", r, sdaaGetErrorString(sdaaGetLastError()));
 		copied = true;
@@ -370,7 +397,7 @@ static swcclResult_t phase_post(struct run *x, int r, int k, int *posted)
 		const struct swccl_rdma_rec *rec;
 		uint64_t src, dst, left;
 
-		if (x->level[r][i] != k)
+		if (x->level[r][i] != k || !live(x, r, st))
 			continue;
 		if (is_recv(st))
 			recvs++;
@@ -380,9 +407,26 @@ static swcclResult_t phase_post(struct run *x, int r, int k, int *posted)
 		rec = &n->mbox[r][st->peer];
 		rs = &x->s.ranks[st->peer].steps[x->rmatch[r][i]];
 		src = va_of(x, r, st->src_buf, st->src_off);
-		dst = (rs->dst_buf == SWAI_BUF_OUT ? rec->out : rec->scratch) + at(x, rs->dst_off);
+		left = len(x, r, st->src_buf, st->src_off, st->count);
+		/* The receiver's layout is this rank's (equal blocks); AllToAllv's it said. */
+		dst = x->c->v ? rec->out : (rs->dst_buf == SWAI_BUF_OUT ? rec->out : rec->scratch) +
+					  at(x, r, rs->dst_buf, rs->dst_off);
+		if (x->c->v && left != rec->bytes) {
+			res = swccl_fail(x->comm0, swcclInvalidUsage, "AllToAllv: rank %d sends %llu "
+					 "bytes to rank %d, which receives %llu from it", r,
+					 (unsigned long long)left, st->peer,
+					 (unsigned long long)rec->bytes);
+			break;
+		}
+		if (left > SWCCL_RDMA_MSG_MAX) {
+			res = swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll: a message of %llu "
+					 "bytes to rank %d; at most %u KiB over the NICs (a peer "
+					 "queues 4 MiB of WRITEs)", (unsigned long long)left, st->peer,
+					 SWCCL_RDMA_MSG_MAX >> 10);
+			break;
+		}
 		/* One WRITE a MiB, the last counted: delivery to a peer is in order. */
-		for (left = len(x, st->src_off, st->count); left;) {
+		for (; left;) {
 			uint32_t l = left > SWAI_NIC_WRITE_MAX ? SWAI_NIC_WRITE_MAX : (uint32_t)left;
 
 			d[nd++] = (struct swai_nic_desc){

@@ -113,6 +113,8 @@ static const char *unsupported(const struct swccl_call *c, const struct swccl_al
 
 	if (!c->xcard)
 		return "between cards only (the comm is one card's core groups)";
+	if (c->v && a->algo != swcclAlgoDirect)
+		return "AllToAllv and Send/Recv run DIRECT (PLANE's messages carry equal blocks)";
 	if (a->algo != swcclAlgoFile && (!g || !(g->colls & (1u << coll_of(c->coll)))))
 		return "no schedule of this collective";
 	/* Some serve only some rank counts (HD's AllGather: powers of two). */
@@ -221,9 +223,18 @@ void swccl_xcard_done(struct swccl_shared *sh, const struct swccl_call *c,
 	if (swccl_xcard_sched(c, swcclAlgoName(a->algo), &s, why, sizeof(why)))
 		return;
 	for (int r = 0; r < s.nranks; r++)
-		for (int i = 0; i < s.ranks[r].nsteps; i++)
-			if (s.ranks[r].steps[i].op == SWAI_STEP_SEND)
-				sh->xsent[r][s.ranks[r].steps[i].peer]++;
+		for (int i = 0; i < s.ranks[r].nsteps; i++) {
+			const struct swai_step *st = &s.ranks[r].steps[i];
+			uint64_t at, len = 1;
+
+			if (st->op != SWAI_STEP_SEND)
+				continue;
+			/* AllToAllv's empty blocks send nothing; every rank knows their receivers' */
+			if (c->v)
+				swccl_span(c, &s, st->peer, SWAI_BUF_OUT, (uint32_t)r, 1, &at, &len);
+			if (len)
+				sh->xsent[r][st->peer]++;
+		}
 	sh->xcalls++;
 	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
 	swai_sched_free(&s);
@@ -290,6 +301,13 @@ static void model_call(const struct swccl_call *c, const struct swccl_algo *a, i
 		       struct swccl_call *m)
 {
 	*m = *c;
+	/* AllToAllv's blocks move with the buffers: the model's own copies */
+	for (int r = 0; r < c->nranks; r++)
+		if (c->v && c->r[r].pv) {
+			m->r[r].pv = malloc(sizeof(*m->r[r].pv));
+			if (m->r[r].pv)
+				*m->r[r].pv = *c->r[r].pv;
+		}
 	m->xplane = p;
 	m->xland_bytes = a->scratch(m);
 	m->xcalls = 0;
@@ -297,11 +315,16 @@ static void model_call(const struct swccl_call *c, const struct swccl_algo *a, i
 	for (int r = 0; r < c->nranks; r++) {
 		uint64_t win = (1ULL << 50) + ((uint64_t)(r * SWAI_NUM_CG + p) << 41);
 		int cg = ((c->r[r].cg + p - c->xplane) % SWAI_NUM_CG + SWAI_NUM_CG) % SWAI_NUM_CG;
-		struct swccl_buf *u[2] = { &m->r[r].send, &m->r[r].recv };
+		struct swccl_buf *u[2 + 2 * SWCCL_MAX_RANKS] = { &m->r[r].send, &m->r[r].recv };
+		int nu = 2;
 
+		for (int q = 0; m->r[r].pv && q < c->nranks; q++) {
+			u[nu++] = &m->r[r].pv->send[q];
+			u[nu++] = &m->r[r].pv->recv[q];
+		}
 		m->xflags[r] = win;
 		m->xland[r] = win + (1ULL << 20);
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < nu; k++) {
 			if (u[k]->va)
 				u[k]->va = win + (1ULL << 40) + (u[k]->va & ((1ULL << 40) - 1));
 			if (u[k]->tier == SWCCL_LOCAL && u[k]->cg == c->r[r].cg)
@@ -355,8 +378,12 @@ double swccl_xcard_cost(struct swccl_shared *sh, const struct swccl_call *c,
 			  nomem ? "no memory for its programs" : why);
 		us = estimate(c, a);
 	}
-	for (int p = 0; p < np; p++)
+	for (int p = 0; p < np; p++) {
 		swccl_sched_free(&s[p]);
+		for (int r = 0; c->v && r < c->nranks; r++)
+			if (m[p].r[r].pv != c->r[r].pv)
+				free(m[p].r[r].pv);
+	}
 	free(m);
 	return us;
 }

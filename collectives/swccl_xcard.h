@@ -28,6 +28,14 @@ int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_
  * of bytes) -- how every executor of a schedule places its chunks.
  */
 uint64_t swccl_chunk_elem(const struct swccl_call *c, const struct swai_sched *s, uint64_t i);
+/*
+ * swccl_lower.c: where rank @r's chunks [off, off + n) of buffer @b are --
+ * *at bytes from the buffer's base, *len bytes -- for every executor of a
+ * schedule.  AllToAllv's and Send/Recv's blocks (c->v) are each where the
+ * rank's swccl_peers puts it: *at is then its device address (one block).
+ */
+void swccl_span(const struct swccl_call *c, const struct swai_sched *s, int r, int b,
+		uint32_t off, uint32_t n, uint64_t *at, uint64_t *len);
 /* swccl_lower.c: @s's sends between ranks of different nodes (c->node), and their bytes. */
 void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
 		     unsigned long long *msgs, unsigned long long *bytes);

@@ -142,8 +142,11 @@ static int locate(void *opaque, unsigned cg, const struct swai_engine_job *j, ui
 			p->run = c->xland_bytes - (uint64_t)off;
 			return SWAI_JOB_OK;
 		}
-		for (int k = 0; k < 2; k++) {
-			const struct swccl_buf *u = k ? &c->r[b].recv : &c->r[b].send;
+		/* AllToAllv's blocks, then the buffers (unused by AllToAllv: 0) */
+		for (int k = 0; k < 2 + (c->v && c->r[b].pv ? 2 * c->nranks : 0); k++) {
+			const struct swccl_buf *u = k == 0 ? &c->r[b].send : k == 1 ? &c->r[b].recv :
+						    k & 1 ? &c->r[b].pv->recv[(k - 2) / 2] :
+						    &c->r[b].pv->send[(k - 2) / 2];
 
 			if (!u->va || (off = within(va, u->va, u->bytes)) < 0)
 				continue;

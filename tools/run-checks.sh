@@ -354,20 +354,23 @@ alltoall_check() {
 	local n=0 log rows
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
 	log=$(vm --cards 8 --topology seed002-2x4 --hbm-mb 64 -- sh -c \
-		'swccl_xcard_test -t alltoall
+		'swccl_xcard_test -t alltoall -t alltoallv_and_sendrecv
 		 swccl-bench alltoall --cards 8 -g 1 -b 1K -e 64K -f 8 -d int32 -a all --json &&
-		 swccl-bench alltoall --cards 8 -g 1 -b 4000 -e 4000 -d uint8 -a PLANE --json')
+		 swccl-bench alltoall --cards 8 -g 1 -b 4000 -e 4000 -d uint8 -a PLANE --json &&
+		 swccl-bench alltoallv --cards 8 -g 1 -b 8K -e 8K -a DIRECT --json &&
+		 swccl-bench sendrecv --cards 8 -g 1 -b 64K -e 64K -d bf16 --json')
 	rows=$(echo "$log" | grep '^{"kind":"row"')
 	echo "$log" | grep -v '^{"kind":"row"'
 	echo "$rows" | jq -c '{bytes, type, algo, chosen, time_us, predicted_us, internode_msgs,
 		internode_bytes, wrong}' | sed 's/^/# /'
 	n=$(echo "$log" | grep -Ec '^(not )?ok [0-9]+')
-	t "swccl-bench alltoall: 10 rows, none wrong" \
-		'echo "$rows" | jq -se "length == 10 and all(.[]; .wrong == 0)" >/dev/null'
+	t "swccl-bench alltoall, alltoallv, sendrecv: 12 rows, none wrong" \
+		'echo "$rows" | jq -se "length == 12 and all(.[]; .wrong == 0)" >/dev/null'
 	t "predicted_us is the modeled time in every row" \
 		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
 	t "between the topology's 2 nodes: DIRECT 32 messages, PLANE 8, the same bytes" \
-		'echo "$rows" | jq -se "group_by(.bytes) | map(select(length == 3)) | length == 3 and
+		'echo "$rows" | jq -se "map(select(.coll == \"alltoall\")) | group_by(.bytes) |
+			map(select(length == 3)) | length == 3 and
 			all(.[]; (map(select(.algo == \"DIRECT\"))[0]) as \$d |
 				 (map(select(.algo == \"PLANE\"))[0]) as \$p |
 				 \$d.internode_msgs == 32 and \$p.internode_msgs == 8 and
@@ -387,7 +390,9 @@ cluster_a2a_check() {
 	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 4 --timeout 300 -- sh -c \
 		'swccl-bench alltoall -b 1K -e 64K -f 8 -d float -a all --json &&
 		 swccl-bench alltoall -b 7000 -e 7000 -d int64 -a DIRECT --place host --json &&
-		 swccl-bench alltoall -b 7000 -e 7000 -d bf16 -a PLANE --place local --json' \
+		 swccl-bench alltoall -b 7000 -e 7000 -d bf16 -a PLANE --place local --json &&
+		 swccl-bench alltoallv -b 8K -e 8K -a DIRECT --json &&
+		 swccl-bench sendrecv -b 1000 -e 1000 -d int64 --place host --json' \
 		>"$log" 2>"$err"; rc=$?
 	rows=$(sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' "$log")
 	echo "$rows" | jq -c '{bytes, type, algo, chosen, time_us, internode_msgs, internode_bytes,
@@ -395,18 +400,23 @@ cluster_a2a_check() {
 	t "swai-cluster --nodes 2 --cards 4: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30
 			grep -v "\"kind\":" "$log" | sed "s/^/# /" | tail -n 40; false; }'
-	t "11 rows of 2 nodes, 8 ranks; no wrong element" \
-		'echo "$rows" | jq -se "length == 11 and all(.[]; .nodes == 2 and .ranks == 8 and
+	t "13 rows of 2 nodes, 8 ranks; no wrong element" \
+		'echo "$rows" | jq -se "length == 13 and all(.[]; .nodes == 2 and .ranks == 8 and
 			.wrong == 0)" >/dev/null'
 	t "PLANE sends 4 times fewer messages between the nodes than DIRECT (8, 32), the same bytes" \
-		'echo "$rows" | jq -se "map(select(.type == \"float\")) | group_by(.bytes) |
+		'echo "$rows" | jq -se "map(select(.type == \"float\" and .coll == \"alltoall\")) |
+			group_by(.bytes) |
 			length == 3 and all(.[]; (map(select(.algo == \"DIRECT\"))[0]) as \$d |
 				(map(select(.algo == \"PLANE\"))[0]) as \$p |
 				\$d.internode_msgs == 32 and \$p.internode_msgs == 8 and
 				\$d.internode_bytes == \$p.internode_bytes)" >/dev/null'
 	t "AUTO takes PLANE between nodes" \
-		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\")) | length == 3 and
-			all(.[]; .chosen == \"PLANE\")" >/dev/null'
+		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\" and .coll == \"alltoall\")) |
+			length == 3 and all(.[]; .chosen == \"PLANE\")" >/dev/null'
+	t "AllToAllv and Send/Recv run DIRECT: 32 and 2 messages between the nodes, the job's" \
+		'echo "$rows" | jq -se "(map(select(.coll == \"alltoallv\"))[0].internode_msgs == 32) and
+			(map(select(.coll == \"sendrecv\"))[0] | .chosen == \"DIRECT\" and
+			 .internode_msgs == 2 and .internode_bytes == 2000)" >/dev/null'
 	rm -f "$log" "$err"
 	echo "1..$n"
 }

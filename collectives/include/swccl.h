@@ -207,6 +207,28 @@ swcclResult_t swcclReduce(const void *sendbuff, void *recvbuff, size_t count,
 swcclResult_t swcclAllToAll(const void *sendbuff, void *recvbuff, size_t count,
 			    swcclDataType_t datatype, swcclComm_t comm, sdaaStream_t stream);
 /*
+ * AllToAllv: rank r sends sendcounts[q] elements from sendbuff +
+ * sdispls[q] to rank q, and receives recvcounts[q] elements from rank q at
+ * recvbuff + rdispls[q] (counts and displacements in elements, as MPI's);
+ * a rank's recvcounts[q] must be rank q's sendcounts[r].  Not in place.
+ */
+swcclResult_t swcclAllToAllv(const void *sendbuff, const size_t sendcounts[],
+			     const size_t sdispls[], void *recvbuff, const size_t recvcounts[],
+			     const size_t rdispls[], swcclDataType_t datatype, swcclComm_t comm,
+			     sdaaStream_t stream);
+/*
+ * Point to point, as NCCL's: inside swcclGroupStart/End a rank's Sends and
+ * Recvs (at most one of each per peer) run as one exchange; a Send to q of
+ * count elements meets q's Recv from this rank of the same count.  With a
+ * rank per process only the ranks that call take part; in one process
+ * (swcclCommInitAll) every rank posts its part of each exchange, a rank
+ * with nothing to do a Send or Recv of 0 elements.
+ */
+swcclResult_t swcclSend(const void *sendbuff, size_t count, swcclDataType_t datatype, int peer,
+			swcclComm_t comm, sdaaStream_t stream);
+swcclResult_t swcclRecv(void *recvbuff, size_t count, swcclDataType_t datatype, int peer,
+			swcclComm_t comm, sdaaStream_t stream);
+/*
  * Returns when every rank of @comm has called it and the work queued on
  * @stream (of each of this process's ranks) before it has finished.  Over
  * the cards' NICs when they are on a network: seed 001's tree of no data,

@@ -19,7 +19,8 @@
 #include "swccl-bench-data.h"
 
 static const char *const coll_names[NCOLL] = {
-	"allgather", "reducescatter", "allreduce", "broadcast", "reduce", "barrier", "alltoall"
+	"allgather", "reducescatter", "allreduce", "broadcast", "reduce", "barrier", "alltoall",
+	"alltoallv", "sendrecv"
 };
 
 const char *bench_coll_name(enum bench_coll c)
@@ -218,8 +219,8 @@ double bench_input(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int r,
 
 	if (c == COLL_AG || c == COLL_BC)
 		return ti ? (double)(hash(j, 0) % (uint64_t)ti->range) : 0;
-	/* AllToAll: each (source, place) its own value, so every block says whose it is. */
-	if (c == COLL_A2A)
+	/* AllToAll(v), SendRecv: each (source, place) its own value, so a block says whose. */
+	if (c == COLL_A2A || c == COLL_A2AV || c == COLL_SR)
 		return ti ? (double)(hash(j, (uint64_t)r + 1) % (uint64_t)ti->range) : 0;
 	v = red_value(t, op, r, j);
 	if (op != swcclAvg || r != nranks - 1)
@@ -237,13 +238,33 @@ double bench_a2a_expect(swcclDataType_t t, int nranks, size_t per, int y, size_t
 			   (size_t)y * per + j % per);
 }
 
+static size_t v_count(int x, int y, size_t per)
+{
+	return per ? (per - 1) * (size_t)(1 + (x + 2 * y) % 3) / 3 : 0;
+}
+
+void bench_v_layout(int x, int n, size_t per, size_t *sendcounts, size_t *sdispls,
+		    size_t *recvcounts, size_t *rdispls)
+{
+	size_t s = 0, r = 0;
+
+	for (int q = 0; q < n; q++) {
+		sendcounts[q] = v_count(x, q, per);
+		recvcounts[q] = v_count(q, x, per);
+		sdispls[q] = s;
+		rdispls[q] = r;
+		s += sendcounts[q] + 1;
+		r += recvcounts[q] + 1;
+	}
+}
+
 double bench_expect(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int nranks, int root,
 		    size_t j)
 {
 	double acc;
 
 	/* copies: the giver's element (AllToAll: see bench_a2a_expect) */
-	if (c == COLL_AG || c == COLL_BC || c == COLL_A2A)
+	if (c == COLL_AG || c == COLL_BC || c == COLL_A2A || c == COLL_A2AV || c == COLL_SR)
 		return bench_input(c, t, op, root, nranks, j);
 	/* Rank order 0 .. n-1, as the library documents (exact anyway). */
 	acc = bench_input(c, t, op, 0, nranks, j);

@@ -9,12 +9,14 @@
 #ifndef SWCCL_BENCH_DATA_H
 #define SWCCL_BENCH_DATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "swccl.h"
 
-enum bench_coll { COLL_AG, COLL_RS, COLL_AR, COLL_BC, COLL_RD, COLL_BAR, COLL_A2A, NCOLL };
+enum bench_coll { COLL_AG, COLL_RS, COLL_AR, COLL_BC, COLL_RD, COLL_BAR, COLL_A2A, COLL_A2AV,
+		  COLL_SR, NCOLL };
 
 /* Poison byte of every output element the collective must overwrite. */
 #define BENCH_POISON 0xee
@@ -49,7 +51,20 @@ double bench_input(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int r,
  * AllToAll: element @j of what rank @y receives (block j / @per is rank
  * x's block y), that is, rank x's input element y * per + j % per.
  */
+/* Collectives whose output is never their input's buffer (AllToAllv, SendRecv). */
+static inline bool bench_coll_apart(enum bench_coll c)
+{
+	return c == COLL_A2AV || c == COLL_SR;
+}
 double bench_a2a_expect(swcclDataType_t t, int nranks, size_t per, int y, size_t j);
+/*
+ * AllToAllv's blocks as swccl-bench lays them out for rank @x of @n, @per
+ * elements a peer on average: the block x -> y holds (per - 1)(1 + (x + 2y)
+ * mod 3) / 3 elements, and every block is followed by a gap of one element
+ * (so displacements matter, and nothing may land in a gap).
+ */
+void bench_v_layout(int x, int n, size_t per, size_t *sendcounts, size_t *sdispls,
+		    size_t *recvcounts, size_t *rdispls);
 double bench_expect(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int nranks, int root,
 		    size_t j);
 

@@ -15,7 +15,7 @@ size_t bench_counts(enum bench_coll c, size_t bytes, size_t esize, int nranks, s
 {
 	size_t n = esize && c != COLL_BAR ? bytes / esize : 0;	/* a barrier: none */
 
-	if (c == COLL_AG || c == COLL_RS || c == COLL_A2A) {
+	if (c == COLL_AG || c == COLL_RS || c == COLL_A2A || c == COLL_A2AV) {
 		*param = n / (size_t)nranks;
 		n = *param * (size_t)nranks;
 	} else {
@@ -31,6 +31,7 @@ double bench_busbw_factor(enum bench_coll c, int nranks)
 	case COLL_AG:
 	case COLL_RS:
 	case COLL_A2A:		/* nccl-tests' alltoall: (n - 1) / n */
+	case COLL_A2AV:
 		return (double)(nranks - 1) / nranks;
 	case COLL_AR:
 		return 2.0 * (nranks - 1) / nranks;

@@ -186,7 +186,7 @@ void bench_setup(struct bench *b)
 	if (b->world) {
 		swcclUniqueId id;
 
-		TRY(sdaaMallocHost((void **)&b->xv, 4 * sizeof(double)));
+		TRY(sdaaMallocHost((void **)&b->xv, 8 * sizeof(double)));
 		TRY(sdaaSetDevice(b->dev[0]));
 		CCL(b, swcclGetUniqueId(&id));
 		CCL(b, swcclCommInitRank(&b->comm[0], b->world, id, b->base));
@@ -202,6 +202,9 @@ void bench_setup(struct bench *b)
 		if (b->o.global) {
 			TRY(sdaaMallocCross(&b->send[r], sz[0]));
 			b->recv[r] = b->send[r];
+			/* AllToAllv and Send/Recv do not run in place */
+			if (bench_coll_apart(b->o.coll))
+				TRY(sdaaMallocCross(&b->recv[r], sz[0]));
 		} else if (b->o.host) {
 			TRY(sdaaMallocHost(&b->send[r], sz[0]));
 			TRY(sdaaMallocHost(&b->recv[r], sz[1]));
@@ -243,6 +246,8 @@ void bench_teardown(struct bench *b)
 		TRY(sdaaEventDestroy(b->starts[r]));
 		if (b->o.global) {
 			TRY(sdaaFreeCross(b->send[r]));
+			if (b->recv[r] != b->send[r])
+				TRY(sdaaFreeCross(b->recv[r]));
 		} else if (b->o.host) {
 			TRY(sdaaFreeHost(b->send[r]));
 			TRY(sdaaFreeHost(b->recv[r]));
@@ -344,6 +349,22 @@ static swcclResult_t launch_group(struct bench *b, const struct call *c, bool so
 		case COLL_A2A:
 			CCL(b, swcclAllToAll(c->send[r], c->recv[r], c->param, o->type, m, s));
 			break;
+		case COLL_A2AV: {
+			size_t sc[BENCH_MAX_RANKS], sd[BENCH_MAX_RANKS];
+			size_t rc[BENCH_MAX_RANKS], rd[BENCH_MAX_RANKS];
+
+			bench_v_layout(b->base + r, bench_world(b), c->param, sc, sd, rc, rd);
+			CCL(b, swcclAllToAllv(c->send[r], sc, sd, c->recv[r], rc, rd, o->type, m,
+					      s));
+			break;
+		}
+		case COLL_SR: {	/* nccl-tests' sendrecv: to the next rank, from the previous */
+			int w = bench_world(b), me = b->base + r;
+
+			CCL(b, swcclSend(c->send[r], c->param, o->type, (me + 1) % w, m, s));
+			CCL(b, swcclRecv(c->recv[r], c->param, o->type, (me + w - 1) % w, m, s));
+			break;
+		}
 		case COLL_BC:
 			CCL(b, swcclBroadcast(c->send[r], c->recv[r], c->param, o->type, o->root, m,
 					      s));
@@ -416,7 +437,7 @@ static void prepare(struct bench *b, const struct call *c, size_t count)
 			in_n = c->param;
 			j0 = (size_t)(b->base + r) * c->param;
 		}
-		if (o->global) {	/* one buffer: output poisoned, input in place */
+		if (o->global && !bench_coll_apart(o->coll)) {	/* one buffer: in place */
 			memset(b->img, BENCH_POISON, bytes);
 			if (o->coll == COLL_AG)
 				in_off = j0 * es;
@@ -435,6 +456,41 @@ static void prepare(struct bench *b, const struct call *c, size_t count)
 	}
 }
 
+/*
+ * AllToAllv, SendRecv: rank @r's output, every block from where its sender
+ * had it, and nothing anywhere else (the gaps keep their poison).
+ */
+static long verify_apart(struct bench *b, const struct call *c, int r, size_t count)
+{
+	const struct bench_opts *o = &b->o;
+	size_t es = c->esize, sc[BENCH_MAX_RANKS], sd[BENCH_MAX_RANKS], rc[BENCH_MAX_RANKS];
+	size_t rd[BENCH_MAX_RANKS], n = o->coll == COLL_SR ? c->param : count;
+	int w = bench_world(b), me = b->base + r;
+	long wrong = 0;
+
+	TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDefault));
+	memset(b->want, BENCH_POISON, n * es);
+	for (int x = 0; x < w; x++) {
+		size_t from = 0, at = 0, len = 0;
+
+		if (o->coll == COLL_SR && x == (me + w - 1) % w) {
+			len = c->param;
+		} else if (o->coll == COLL_A2AV) {
+			bench_v_layout(x, w, c->param, sc, sd, rc, rd);
+			from = sd[me];
+			len = sc[me];
+			bench_v_layout(me, w, c->param, sc, sd, rc, rd);
+			at = rd[x];
+		}
+		for (size_t k = 0; k < len; k++)
+			bench_store(b->want, at + k, o->type,
+				    bench_input(o->coll, o->type, o->op, x, w, from + k));
+	}
+	for (size_t k = 0; k < n; k++)
+		wrong += memcmp(b->back + k * es, b->want + k * es, es) != 0;
+	return wrong;
+}
+
 /* Elements of the outputs that are not bitwise right, all ranks. */
 static long verify(struct bench *b, const struct call *c, size_t count)
 {
@@ -448,6 +504,10 @@ static long verify(struct bench *b, const struct call *c, size_t count)
 
 		if (o->coll == COLL_RD && b->base + r != o->root)
 			continue;	/* only the root's recvbuff is defined */
+		if (o->coll == COLL_A2AV || o->coll == COLL_SR) {
+			wrong += verify_apart(b, c, r, count);
+			continue;
+		}
 		TRY(sdaaMemcpy(b->back, c->recv[r], n * es, sdaaMemcpyDefault));
 		for (size_t k = 0; k < n; k++)
 			bench_store(b->want, k, o->type, o->coll == COLL_A2A ?
@@ -488,6 +548,27 @@ static void across(struct bench *b, swcclAlgo_t keep, double *time_us, double *w
 		CCL(b, swcclAllReduce(w, w, 1, swcclInt64, swcclSum, b->comm[0], b->s[0]));
 		*wrong = (long)*w;
 	}
+	CCL(b, swcclCommSetAlgo(b->comm[0], keep));
+}
+
+/*
+ * Under a launcher, AllToAllv's and SendRecv's messages between nodes:
+ * each process counts its own rank's (it alone knows their sizes), so the
+ * job's are the sum.
+ */
+static void across_sum(struct bench *b, swcclAlgo_t keep, unsigned long long *msgs,
+		       unsigned long long *bytes)
+{
+	int64_t *w = (int64_t *)(b->xv + 4);
+
+	if (!b->world || !bench_coll_apart(b->o.coll))
+		return;
+	CCL(b, swcclCommSetAlgo(b->comm[0], swcclAlgoNic));
+	w[0] = (int64_t)*msgs;
+	w[1] = (int64_t)*bytes;
+	CCL(b, swcclAllReduce(w, w, 2, swcclInt64, swcclSum, b->comm[0], b->s[0]));
+	*msgs = (unsigned long long)w[0];
+	*bytes = (unsigned long long)w[1];
 	CCL(b, swcclCommSetAlgo(b->comm[0], keep));
 }
 
@@ -542,6 +623,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	row.util = row.time_us > 0 ? info.transfer_us / row.time_us : 0;
 	row.internode_msgs = info.internode_msgs;
 	row.internode_bytes = info.internode_bytes;
+	across_sum(b, algo, &row.internode_msgs, &row.internode_bytes);
 	row.algbw = bench_gbps((double)row.bytes, row.time_us);
 	row.busbw = row.algbw * bench_busbw_factor(o->coll, bench_world(b));
 	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoRing)

@@ -46,7 +46,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier|\n"
-		"                   alltoall\n"
+		"                   alltoall|alltoallv|sendrecv\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
 		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
@@ -54,7 +54,9 @@ static void usage(void)
 		"       NIC HOST (over the cards' NICs, 48 B a tree: offloaded, software)\n"
 		"       FILE (the schedule SWCCL_SCHED_FILE names)\n"
 		"       DIRECT PLANE (alltoall: pairwise; seed 002's planes, grouped by the\n"
-		"       nodes -- hosts, or SWCCL_TOPO's -- the rows' internode_msgs)\n"
+		"       nodes -- hosts, or SWCCL_TOPO's -- the rows' internode_msgs); alltoallv\n"
+		"       (blocks of (n-1)(1 + (x + 2y) mod 3)/3, gaps between) and sendrecv (to\n"
+		"       rank + 1, from rank - 1, in one group) run DIRECT\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
 		"       run in levels: CSC on each card, the algorithm between the cards\n"
 		"       plane by plane; -g G: core groups 0..G-1 of each, -g 1 one rank a card)\n"
@@ -173,7 +175,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		bool a2a = o->algos[a] == swcclAlgoDirect || o->algos[a] == swcclAlgoPlane;
 		bool any = o->algos[a] == swcclAlgoAuto || o->algos[a] == swcclAlgoFile;
 
-		if (any || a2a == (o->coll == COLL_A2A))
+		if (any || a2a == (o->coll == COLL_A2A || bench_coll_apart(o->coll)))
 			o->algos[k++] = o->algos[a];
 		if (a == o->nalgos - 1)
 			o->nalgos = k;

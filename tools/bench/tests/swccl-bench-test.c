@@ -44,7 +44,8 @@ static void inputs_and_results_are_exact(void)
 						double e = bench_expect((enum bench_coll)c, ts[t],
 							(swcclRedOp_t)op, n, 0, j), s = 0;
 						bool copy = c == COLL_AG || c == COLL_BC ||
-							    c == COLL_A2A;
+							    c == COLL_A2A ||
+							    bench_coll_apart((enum bench_coll)c);
 
 						CHECK(e == floor(e));
 						CHECK(fabs(e) <= (ts[t] == swcclFloat16 ? 2048 : 256) ||
@@ -91,7 +92,9 @@ static void names_parse_both_ways(void)
 	CHECK(!strcmp(bench_algo_name(swcclAlgoRing), "RING"));
 	CHECK(!bench_coll_parse("reducescatter", &c) && c == COLL_RS);
 	CHECK(bench_coll_parse("alltoall", &c) == 0 && c == COLL_A2A);
-	CHECK(bench_coll_parse("alltoallv", &c) == -1);
+	CHECK(bench_coll_parse("alltoallv", &c) == 0 && c == COLL_A2AV);
+	CHECK(bench_coll_parse("sendrecv", &c) == 0 && c == COLL_SR);
+	CHECK(bench_coll_parse("alltoallw", &c) == -1);
 }
 
 static void nccl_tests_counts_and_busbw(void)
@@ -110,6 +113,19 @@ static void nccl_tests_counts_and_busbw(void)
 				CHECK(bench_a2a_expect(swcclInt32, 5, 3, y, (size_t)x * 3 + k) ==
 				      bench_input(COLL_A2A, swcclInt32, swcclSum, x, 5,
 						  (size_t)y * 3 + k));
+	/* alltoallv: the two ends of every block agree, and the blocks fit the buffers */
+	for (int n = 1; n <= 8; n++)
+		for (int x = 0; x < n; x++) {
+			size_t sc[8], sd[8], rc[8], rd[8], yc[8], yd[8], yr[8], yrd[8];
+
+			bench_v_layout(x, n, 100, sc, sd, rc, rd);
+			CHECK(sd[n - 1] + sc[n - 1] <= (size_t)n * 100);
+			CHECK(rd[n - 1] + rc[n - 1] <= (size_t)n * 100);
+			for (int y = 0; y < n; y++) {
+				bench_v_layout(y, n, 100, yc, yd, yr, yrd);
+				CHECK(sc[y] == yr[x]);
+			}
+		}
 	/* and blocks of two sources differ, so a misplaced one is caught */
 	CHECK(bench_input(COLL_A2A, swcclInt32, swcclSum, 0, 5, 7) !=
 	      bench_input(COLL_A2A, swcclInt32, swcclSum, 1, 5, 7));
