@@ -271,7 +271,7 @@ tools: $(TOOLS)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 BENCH_SRC := tools/bench/swccl-bench.c tools/bench/swccl-bench-run.c tools/bench/swccl-bench-launch.c \
 	tools/bench/swccl-bench-summary.c tools/bench/swccl-bench-fused.c \
-	tools/bench/swccl-bench-overhead.c tools/bench/swccl-tp.c
+	tools/bench/swccl-bench-overhead.c tools/bench/swccl-bench-matrix.c tools/bench/swccl-tp.c
 $(B)/bin/swccl-bench: $(call objs,obj,$(BENCH_SRC)) $(B)/obj/lib/libbenchpure.a $(B)/obj/lib/libswkref.a \
 		$(B)/obj/lib/libswaicli.a \
 		$(LIBSDAA) $(LIBSWCCL)

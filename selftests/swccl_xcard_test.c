@@ -186,9 +186,11 @@ TEST(alltoallv_and_sendrecv)
 	size_t tot = (size_t)NR_MAX * 120;
 	struct cctx x;
 	const char *why = open_cards(&x, n < 2 ? 2 : n);
+	enum place pl;
 
 	if (why)
 		SKIP(return, "%s", why);
+	pl = pick(x.dev[0], PL_GLOBAL);
 	hr = malloc(tot * 4);
 	for (int r = 0; r < n; r++) {
 		size_t so = 0, ro = 0;
@@ -204,8 +206,8 @@ TEST(alltoallv_and_sendrecv)
 		hs[r] = malloc(tot * 4);
 		for (size_t i = 0; i < tot; i++)
 			hs[r][i] = (int32_t)(r * 100000 + (int)i);
-		s[r] = balloc(&x, r, PL_GLOBAL, tot * 4);
-		d[r] = balloc(&x, r, PL_GLOBAL, tot * 4);
+		s[r] = balloc(&x, r, pl, tot * 4);
+		d[r] = balloc(&x, r, pl, tot * 4);
 		ASSERT_NE(NULL, s[r]);
 		ASSERT_NE(NULL, d[r]);
 		ASSERT_EQ(sdaaSuccess, sdaaMemcpy(s[r], hs[r], tot * 4, sdaaMemcpyDefault));
@@ -264,8 +266,8 @@ TEST(alltoallv_and_sendrecv)
 						       swcclInt32, x.comm[0], x.st[0]));
 	EXPECT_EQ(swcclInvalidArgument, swcclSend(s[0], 8, swcclInt32, n, x.comm[0], x.st[0]));
 	for (int r = 0; r < n; r++) {
-		bfree(PL_GLOBAL, s[r]);
-		bfree(PL_GLOBAL, d[r]);
+		bfree(pl, s[r]);
+		bfree(pl, d[r]);
 		free(hs[r]);
 	}
 	free(hr);

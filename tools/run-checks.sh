@@ -382,9 +382,10 @@ alltoall_check() {
 # card; inside and between the nodes every message an RDMA WRITE of the
 # cards' NICs (datasheet §16.3).  Every block checked, PLANE (seed 002)
 # sending 4 times fewer messages between the nodes than DIRECT -- the
-# issue's acceptance -- and AUTO taking it.
+# issue's acceptance -- and AUTO taking it; AllToAllv and Send/Recv; and
+# seed 002's matrix chain, its Z checked against the host's.
 cluster_a2a_check() {
-	local c="$top/tools/vm/swai-cluster" n=0 log err rc rows
+	local c="$top/tools/vm/swai-cluster" n=0 log err rc rows mx
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
 	log=$(mktemp) err=$(mktemp)
 	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 4 --timeout 300 -- sh -c \
@@ -392,9 +393,12 @@ cluster_a2a_check() {
 		 swccl-bench alltoall -b 7000 -e 7000 -d int64 -a DIRECT --place host --json &&
 		 swccl-bench alltoall -b 7000 -e 7000 -d bf16 -a PLANE --place local --json &&
 		 swccl-bench alltoallv -b 8K -e 8K -a DIRECT --json &&
-		 swccl-bench sendrecv -b 1000 -e 1000 -d int64 --place host --json' \
+		 swccl-bench sendrecv -b 1000 -e 1000 -d int64 --place host --json &&
+		 swccl-bench matrix --json' \
 		>"$log" 2>"$err"; rc=$?
 	rows=$(sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' "$log")
+	mx=$(sed -n 's/^\[n0\] \({"kind":"matrix".*\)/\1/p' "$log")
+	echo "$mx" | sed 's/^/# /'
 	echo "$rows" | jq -c '{bytes, type, algo, chosen, time_us, internode_msgs, internode_bytes,
 		wrong}' | sed 's/^/# /'
 	t "swai-cluster --nodes 2 --cards 4: every node exits 0" \
@@ -417,6 +421,9 @@ cluster_a2a_check() {
 		'echo "$rows" | jq -se "(map(select(.coll == \"alltoallv\"))[0].internode_msgs == 32) and
 			(map(select(.coll == \"sendrecv\"))[0] | .chosen == \"DIRECT\" and
 			 .internode_msgs == 2 and .internode_bytes == 2000)" >/dev/null'
+	t "seed 002's Z = (B x C) x D, A 200, C 800 on 8 ranks: Z exact, PLANE's 8 messages between nodes" \
+		'echo "$mx" | jq -e ".block == \"25x100\" and .chosen == \"PLANE\" and
+			.internode_msgs == 8 and .wrong == 0" >/dev/null'
 	rm -f "$log" "$err"
 	echo "1..$n"
 }

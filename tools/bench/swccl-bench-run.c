@@ -19,25 +19,6 @@
 
 #include "swccl-bench.h"
 
-#define TRY(call) do {							\
-	sdaaError_t e_ = (call);					\
-	if (e_ != sdaaSuccess) {					\
-		fprintf(stderr, "swccl-bench: %s: %s (%s)\n", #call,	\
-			sdaaGetErrorName(e_), sdaaGetErrorString(e_));	\
-		exit(1);						\
-	}								\
-} while (0)
-
-#define CCL(b, call) do {						\
-	swcclResult_t r_ = (call);					\
-	if (r_ != swcclSuccess) {					\
-		fprintf(stderr, "swccl-bench: %s: %s: %s\n", #call,	\
-			swcclGetErrorString(r_),			\
-			swcclGetLastError((b)->comm[0]));		\
-		exit(1);						\
-	}								\
-} while (0)
-
 /*
  * --cards N [-g G]: the first G visible core groups (all of them without
  * -g) of cards 0 .. N-1, card by card: one rank per card, or a comm in
@@ -527,8 +508,8 @@ static long verify(struct bench *b, const struct call *c, size_t count)
  * AllReduces over the NICs (the only way between the nodes), after the
  * timed runs so they time nothing.
  */
-static void across(struct bench *b, swcclAlgo_t keep, double *time_us, double *wall_us,
-		   long *wrong)
+void bench_across(struct bench *b, swcclAlgo_t keep, double *time_us, double *wall_us,
+		  long *wrong)
 {
 	double *d = b->xv;
 	int64_t *w = (int64_t *)(b->xv + 2);
@@ -610,7 +591,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	row.wall_us = wall / o->iters;
 	CCL(b, swcclCommLastCallInfo(b->comm[0], &info));
 	/* Under a launcher: the latest rank's, as with one process. */
-	across(b, algo, &row.time_us, &row.wall_us, NULL);
+	bench_across(b, algo, &row.time_us, &row.wall_us, NULL);
 	if (algo != swcclAlgoAuto && info.algo != algo)
 		fprintf(stderr, "swccl-bench: asked for %s, %s ran\n", bench_algo_name(algo),
 			bench_algo_name(info.algo));
@@ -639,7 +620,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 		row.wrong = verify(b, &c, row.count);
 		if (row.wrong)
 			b->failed = 1;
-		across(b, algo, NULL, NULL, &row.wrong);
+		bench_across(b, algo, NULL, NULL, &row.wrong);
 	}
 	return row;
 }

@@ -13,6 +13,7 @@
  *
  *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
  *   swccl-bench overhead [...]   (swccl-bench-overhead.c: host cost of a call)
+ *   swccl-bench matrix [...]     (swccl-bench-matrix.c: seed 002's matrix chain)
  *
  * Sizes (K/M/G = 2^10/2^20/2^30, or plain bytes such as 8000000) follow
  * nccl-tests: AllGather's size is the gathered output, ReduceScatter's the
@@ -64,7 +65,9 @@ static void usage(void)
 		"ops: sum prod max min avg\n"
 		"       swccl-bench fused-ag|fused-rs ... (the paper's Tables 3, 4): "
 		"swccl-bench fused-ag --help\n"
-		"       swccl-bench overhead [-b BYTES] [-n ITERS] [-g NRANKS] [--json]\n");
+		"       swccl-bench overhead [-b BYTES] [-n ITERS] [-g NRANKS] [--json]\n"
+		"       swccl-bench matrix ... (seed 002's (B x C) x D over an AllToAll): "
+		"swccl-bench matrix --help\n");
 	exit(2);
 }
 
@@ -274,6 +277,8 @@ int main(int argc, char **argv)
 			return bench_fused_main(argc, argv);
 	if (argc > 1 && !strcasecmp(argv[1], "overhead"))
 		return bench_overhead_main(argc, argv);
+	if (argc > 1 && !strcasecmp(argv[1], "matrix"))
+		return bench_matrix_main(argc, argv);
 	parse(&b.o, argc, argv);
 	/* Under swai-cluster (torchrun's environment): one process per card. */
 	if (bench_launched() && bench_launch(&b))

@@ -8,11 +8,34 @@
 #define SWCCL_BENCH_H
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "swccl-bench-model.h"
 #include "swccl-bench-report.h"
 
 #define BENCH_MAX_RANKS 32
+
+/* A runtime or library call that must work, else the benchmark stops saying which. */
+#define TRY(call) do {							\
+	sdaaError_t e_ = (call);					\
+	if (e_ != sdaaSuccess) {					\
+		fprintf(stderr, "swccl-bench: %s: %s (%s)\n", #call,	\
+			sdaaGetErrorName(e_), sdaaGetErrorString(e_));	\
+		exit(1);						\
+	}								\
+} while (0)
+
+#define CCL(b, call) do {						\
+	swcclResult_t r_ = (call);					\
+	if (r_ != swcclSuccess) {					\
+		fprintf(stderr, "swccl-bench: %s: %s: %s\n", #call,	\
+			swcclGetErrorString(r_),			\
+			swcclGetLastError((b)->comm[0]));		\
+		exit(1);						\
+	}								\
+} while (0)
+
 
 struct bench_opts {
 	enum bench_coll coll;
@@ -68,6 +91,13 @@ void bench_teardown(struct bench *b);
 void bench_banner(const struct bench *b);
 /* One size with one algorithm: -w warmups, -n timed runs, then a check if @check. */
 struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, int check);
+/*
+ * Under a launcher: the job's figures from every process's (the latest
+ * times, the sum of wrong elements), over the NICs; then @keep again.
+ * Any pointer may be NULL; nothing without a launcher.
+ */
+void bench_across(struct bench *b, swcclAlgo_t keep, double *time_us, double *wall_us,
+		  long *wrong);
 void bench_add_row(struct bench *b, struct bench_row r);
 /* Fill in speedup over the RING row among @rows of one size. */
 void bench_speedups(struct bench_row *rows, int n);
@@ -76,5 +106,7 @@ void bench_summary(struct bench *b);
 int bench_fused_main(int argc, char **argv);
 /* swccl-bench overhead (swccl-bench-overhead.c): host cost of a small call. */
 int bench_overhead_main(int argc, char **argv);
+/* swccl-bench matrix (swccl-bench-matrix.c): seed 002's Z = (B x C) x D. */
+int bench_matrix_main(int argc, char **argv);
 
 #endif /* SWCCL_BENCH_H */
