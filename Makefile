@@ -494,7 +494,9 @@ demo: setup
 	echo && echo "# === nodes joined by their cards' NICs: seed 001's Tables 1-5 (tools/bench/nic-tables.sh)" && \
 	tools/bench/nic-tables.sh $(B) && \
 	$(B)/bin/swccl-sim -t a2-cluster -n 16,32,64,128,256 -a NIC,HOST -b 16 -e 48 --step 8 \
-		--plot $(B)/swccl-sim-nic.png
+		--plot $(B)/swccl-sim-nic.png && \
+	echo && echo "# === all-to-all across planes, seed 002 (tools/bench/alltoall-demo.sh)" && \
+	tools/bench/alltoall-demo.sh $(B)
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \

@@ -347,10 +347,15 @@ static swcclResult_t ready_wait(struct run *x, int r)
 	const struct swccl_rdma_rec *mb = x->sh->rdma->mbox[r];
 	int from[SWCCL_MAX_RANKS], who[SWCCL_MAX_RANKS];
 	int ns = peers(x, r, false, from), nr = peers(x, r, true, who);
-	char waits[160];
+	char waits[320];
+	size_t len = (size_t)snprintf(waits, sizeof(waits), "waited for its receivers");
 	swcclResult_t res;
 
-	snprintf(waits, sizeof(waits), "waited for its %d receivers to start the call", nr);
+	for (int i = 0; i < nr && len < sizeof(waits); i++)
+		len += (size_t)snprintf(waits + len, sizeof(waits) - len, " rank %d (NIC node %u)",
+					who[i], x->sh->rdma->peer[who[i]].node);
+	if (len < sizeof(waits))
+		snprintf(waits + len, sizeof(waits) - len, " to start the call");
 	res = reap(x, r, 0, ns + (nr > 0), waits);
 	for (int i = 0; !res && i < nr; i++)
 		if (mb[who[i]].seq != x->c->seq)
@@ -449,6 +454,24 @@ static swcclResult_t phase_post(struct run *x, int r, int k, int *posted)
 	return res;
 }
 
+/* What rank @r waits for in phase @k, for a timeout's message: its senders and their nodes. */
+static void phase_senders(const struct run *x, int r, int k, char *buf, size_t n)
+{
+	const struct swai_sched_rank *rk = &x->s.ranks[r];
+	bool seen[SWCCL_MAX_RANKS] = { false };
+	size_t len = (size_t)snprintf(buf, n, "had not all its messages of phase %d, from", k);
+
+	for (int i = 0; i < rk->nsteps && len < n; i++) {
+		const struct swai_step *st = &rk->steps[i];
+
+		if (!is_recv(st) || x->level[r][i] != k || !live(x, r, st) || seen[st->peer])
+			continue;
+		seen[st->peer] = true;
+		len += (size_t)snprintf(buf + len, n - len, " rank %d (NIC node %u)", st->peer,
+					x->sh->rdma->peer[st->peer].node);
+	}
+}
+
 swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 			     const struct swccl_plan *p, swcclComm_t comm0)
 {
@@ -470,11 +493,11 @@ swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 			if (!sh->comm[r]->remote)
 				res = phase_post(&x, r, k, &posted[r]);
 		for (int r = 0; r < c->nranks && !res; r++) {
-			char waits[96];
+			char waits[320];
 
 			if (sh->comm[r]->remote)
 				continue;
-			snprintf(waits, sizeof(waits), "had not all its messages of phase %d", k);
+			phase_senders(&x, r, k, waits, sizeof(waits));
 			res = reap(&x, r, 1 + k, posted[r], waits);
 		}
 	}

@@ -424,6 +424,18 @@ cluster_a2a_check() {
 	t "seed 002's Z = (B x C) x D, A 200, C 800 on 8 ranks: Z exact, PLANE's 8 messages between nodes" \
 		'echo "$mx" | jq -e ".block == \"25x100\" and .chosen == \"PLANE\" and
 			.internode_msgs == 8 and .wrong == 0" >/dev/null'
+	# Node 1's processes killed in the middle of a run of AllToAlls.
+	SWAI_VM_NO_BUILD=1 "$c" --nodes 2 --cards 2 --grace 20 --timeout 200 \
+		--env SWCCL_TIMEOUT=3 -- sh -c \
+		'until ping -c 1 -W 1 10.77.0.$((2 - RANK)) >/dev/null 2>&1; do sleep 0.5; done
+		 swccl-bench alltoall -b 64K -e 64K -a PLANE -n 100000 -w 0 -c 0 --json &
+		 if [ "$RANK" = 1 ]; then sleep 6; kill -9 $(pidof swccl-bench); exit 0; fi
+		 wait $!' >"$log" 2>"$err"; rc=$?
+	grep -E "SWCCL_TIMEOUT|swai-cluster:" "$log" "$err" | sed 's/^/# /' | head -n 4
+	t "node 1 lost in an AllToAll: swai-cluster fails, naming node 0" \
+		'[ $rc -ne 0 ] && grep -q "node 0 failed" "$err"'
+	t "node 0's ranks name the ranks and NIC nodes they waited for, within SWCCL_TIMEOUT" \
+		'grep -qE "AllToAll #[0-9]+ \(PLANE\): rank [01] \(NIC node [01]\) .*rank [23] \(NIC node [23]\).* within SWCCL_TIMEOUT" "$log"'
 	rm -f "$log" "$err"
 	echo "1..$n"
 }
