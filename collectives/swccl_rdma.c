@@ -107,14 +107,50 @@ static swcclResult_t setup(struct swccl_shared *sh, swcclComm_t comm0)
 	return res;
 }
 
+/*
+ * AUTO's choice between nodes: the one the model of the cards' NICs says is
+ * faster (ties: the fewer messages between nodes); with no model (an
+ * AllToAllv's sizes are each process's own), seed 002's criterion alone,
+ * the fewer messages between nodes.  *us: the chosen one's model time.
+ */
+static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclComm_t comm0,
+			  double *us)
+{
+	static const swcclAlgo_t cand[2] = { swcclAlgoDirect, swcclAlgoPlane };
+	double t[2] = { -1, -1 };
+	uint64_t m[2] = { 0, 0 }, chunks;
+	struct swai_sched s;
+	char why[256];
+	int best = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (swai_gen_build(&s, swcclAlgoName(cand[i]), SWAI_COLL_ALLTOALL, c->nranks,
+				   &(struct swai_gen_opts){ .node_of = c->node }, why, sizeof(why)))
+			continue;
+		swai_sched_internode(&s, c->node, &m[i], &chunks);
+		swai_sched_free(&s);
+		t[i] = swccl_rdma_model(sh, c, swcclAlgoName(cand[i]), comm0);
+	}
+	if (t[1] >= 0 && (t[0] < 0 || t[1] < t[0] || (t[1] == t[0] && m[1] < m[0])))
+		best = 1;
+	else if (t[0] < 0 && t[1] < 0 && m[1] && m[1] < m[0])
+		best = 1;
+	*us = t[best];
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu between nodes: DIRECT %.3f us, %llu "
+		  "messages between nodes; PLANE %.3f us, %llu -> %s", (unsigned long long)c->seq,
+		  t[0], (unsigned long long)m[0], t[1], (unsigned long long)m[1],
+		  swcclAlgoName(cand[best]));
+	return cand[best];
+}
+
 swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 			      struct swccl_plan *p, swcclComm_t comm0)
 {
 	const char *why = swccl_rdma_unsupported(c);
-	uint64_t dm = 0, pm = 0, chunks;
 	struct swai_sched s;
 	char gwhy[256];
 	swcclAlgo_t a = c->want;
+	double us = -1;
 
 	if (why)
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s", c->kind->name(c), why);
@@ -129,33 +165,23 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 		a = swcclAlgoDirect;
 	for (int r = 0; r < c->nranks; r++)
 		c->node[r] = swccl_xproc_node(sh, r);
-	/* AUTO: seed 002's point -- PLANE if it sends fewer messages between nodes. */
-	if (a == swcclAlgoAuto) {
-		for (int i = 0; i < 2; i++) {
-			const char *g = i ? "PLANE" : "DIRECT";
-
-			if (swai_gen_build(&s, g, SWAI_COLL_ALLTOALL, c->nranks,
-					   &(struct swai_gen_opts){ .node_of = c->node }, gwhy,
-					   sizeof(gwhy)))
-				continue;
-			swai_sched_internode(&s, c->node, i ? &pm : &dm, &chunks);
-			swai_sched_free(&s);
-		}
-		a = pm && pm < dm ? swcclAlgoPlane : swcclAlgoDirect;
-	}
+	if (setup(sh, comm0))
+		return swcclUnhandledSdaaError;
+	if (a == swcclAlgoAuto)
+		a = choose(sh, c, comm0, &us);
+	else
+		us = swccl_rdma_model(sh, c, swcclAlgoName(a), comm0);
 	if (swai_gen_build(&s, swcclAlgoName(a), SWAI_COLL_ALLTOALL, c->nranks,
 			   &(struct swai_gen_opts){ .node_of = c->node }, gwhy, sizeof(gwhy)))
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll %s: %s", swcclAlgoName(a),
 				  gwhy);
 	*p = (struct swccl_plan){ .algo = a, .how = swcclAlgoName(a), .fused = -1,
-				  .host_syncs = 1, .rdma = true };
+				  .host_syncs = 1, .rdma = true, .us = us < 0 ? 0 : us };
 	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
 	swai_sched_free(&s);
-	if (setup(sh, comm0))
-		return swcclUnhandledSdaaError;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu %zu x %s on %d ranks across "
-		  "nodes: %s over RDMA WRITE%s", (unsigned long long)c->seq, c->count,
-		  swccl_type_name(c->dtype), c->nranks, p->how,
-		  c->want ? " (forced)" : " (fewest messages between nodes)");
+		  "nodes: %s over RDMA WRITE (%s), %.3f us modeled", (unsigned long long)c->seq,
+		  c->count, swccl_type_name(c->dtype), c->nranks, p->how,
+		  c->want ? "forced" : "the model's choice", p->us);
 	return swcclSuccess;
 }

@@ -14,20 +14,25 @@
  *      call -- past its earlier work on it -- and a rank knows only its
  *      own buffers, as across processes it must.
  *   2. phases: a step's phase is 0, or one more than that of the receives
- *      it waits for (through local steps); a receive's is its send's.  In
- *      phase k a rank copies its phase-k local steps (on its stream), sends
- *      its phase-k messages (one WRITE a MiB, the last counted on the
- *      receiver's port 1 + k) and waits until its port 1 + k has counted
- *      its phase-k receives.  Messages of different phases count on
- *      different ports, so a message of a later phase arriving early
- *      never stands in for one still to come.
+ *      or copies it waits for; a receive's is its send's.  In phase k a
+ *      rank makes its phase-k copies (WRITEs to itself: a loopback through
+ *      its port, datasheet §16.3) and messages (one WRITE a MiB, the last
+ *      counted on the receiver's port 1 + k) and waits until its port 1 + k
+ *      has counted its phase-k receives and copies.  Messages of different
+ *      phases count on different ports, so a message of a later phase
+ *      arriving early never stands in for one still to come.
  *
  * The host drives it, as the HOST trees are driven: the call is
  * host-synchronous, and its modeled time is the host's clock across it.
+ * The protocol (swccl_rdma_proto.c) runs on the cards' ports
+ * (swccl_rdma_run.c) and, for the plan, on the cards' own NIC engines
+ * (swccl_rdma_model.c): the prediction is the cards' time.
  */
 #ifndef SWCCL_RDMA_H
 #define SWCCL_RDMA_H
 
+#include "swai-nic.h"
+#include "swai-sched.h"
 #include "swccl_comm.h"
 
 struct swccl_plan;
@@ -53,6 +58,60 @@ struct swccl_rdma_rec {
 	uint64_t seq;		/* the call */
 	uint64_t bytes;		/* AllToAllv: out is the sender's block, of this size */
 };
+
+/* One call as the protocol sees it (swccl_rdma_proto.c). */
+struct swccl_rdma_call {
+	struct swccl_shared *sh;
+	const struct swccl_call *c;
+	swcclComm_t comm0;
+	const char *how;			/* "DIRECT", "PLANE" */
+	const struct swccl_rdma_peer *peer;	/* every rank's ports and mailbox */
+	bool local[SWCCL_MAX_RANKS];		/* the ranks run here */
+	struct swai_sched s;
+	int **match;				/* receive -> its send at the peer */
+	int *rmatch[SWCCL_MAX_RANKS];		/* send -> its receive at the peer */
+	int *level[SWCCL_MAX_RANKS];		/* every step's phase */
+	int nlevels;
+	bool in_copy[SWCCL_MAX_RANKS];		/* in place: IN copied to in_va first */
+	uint64_t in_va[SWCCL_MAX_RANKS];
+	uint64_t scratch_va[SWCCL_MAX_RANKS];
+};
+
+/*
+ * What carries the protocol: the cards' ports, or their NIC engines.
+ * post: queue @n descriptors on rank @r's port @port at its host's clock;
+ * 0 or -EIO.  wait: take @n completions of that port, the host's clock
+ * moving past the latest; 0, -ETIME (fewer within SWCCL_TIMEOUT) or -EIO
+ * (one ended with NIC status *status).  rec: the record rank @from left
+ * in rank @r's mailbox.
+ */
+struct swccl_rdma_io {
+	void *o;
+	int (*post)(void *o, int r, int port, const struct swai_nic_desc *d, int n);
+	int (*wait)(void *o, int r, int port, int n, unsigned int *status);
+	const struct swccl_rdma_rec *(*rec)(void *o, int r, int from);
+};
+
+/*
+ * swccl_rdma_proto.c: @x's schedule (x->how, grouped by c->node), its
+ * matches and phases; 0, or the reason it cannot run over RDMA.
+ */
+swcclResult_t swccl_rdma_call_init(struct swccl_rdma_call *x);
+void swccl_rdma_call_free(struct swccl_rdma_call *x);
+/* The bytes of rank @r's input, and its scratch (what x->in_va, x->scratch_va hold). */
+uint64_t swccl_rdma_in_bytes(const struct swccl_rdma_call *x);
+uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x);
+/* Does rank @r's input overlap its output (an AllToAll in place)? */
+bool swccl_rdma_in_place(const struct swccl_rdma_call *x, int r);
+/* The call for x->local's ranks over @io: the ready records, then phase by phase. */
+swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_rdma_io *io);
+/*
+ * swccl_rdma_model.c: @c by @how on the cards' NIC engines, every rank
+ * from one host time: its time in us, or -1 if the model cannot say
+ * (AllToAllv's block sizes are each process's own).
+ */
+double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
+			swcclComm_t comm0);
 
 struct swccl_rdma {
 	struct swccl_rdma_peer peer[SWCCL_MAX_RANKS];

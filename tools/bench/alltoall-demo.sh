@@ -2,7 +2,7 @@
 # alltoall-demo.sh [BUILD] - seed 002 on the emulated cluster: 2 nodes x 4
 # cards (tools/vm/swai-cluster), one process per card, every message
 # between the cards an RDMA WRITE of their NICs.  AllToAll by DIRECT and
-# PLANE (and AUTO's choice) from 1 KiB to 1 MiB, AllToAllv and sendrecv,
+# PLANE (and AUTO's choice, by the model of the NICs) from 1 KiB to 1 MiB, AllToAllv and sendrecv,
 # and the seed's matrix chain Z = (B x C) x D; every block checked.  Then
 # the seed's 32 GPUs (seed002-8x4) on the simulator, plotted.  The rows go
 # to BUILD/alltoall.json as well.
@@ -14,7 +14,7 @@ SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-cluster" --nodes 2 --cards 4 --timeout 90
 	swccl-bench alltoall -b 1K -e 1M -f 4 -a all --json --no-summary &&
 	swccl-bench alltoallv -b 64K -e 64K --json --no-summary &&
 	swccl-bench sendrecv -b 64K -e 64K --json --no-summary &&
-	swccl-bench matrix --json' | sed -n 's/^\[n0\] \({"kind":.*\)/\1/p' >"$out"
+	swccl-bench matrix -a PLANE --json' | sed -n 's/^\[n0\] \({"kind":.*\)/\1/p' >"$out"
 echo "# AllToAll on 2 nodes x 4 cards: modeled us, busbw GB/s, messages between the nodes"
 jq -r 'select(.kind == "row") | "\(.coll)\t\(.bytes)\t\(.algo)\t\(.chosen)\t\(.time_us)\t" +
 	"\(.busbw)\t\(.internode_msgs)\t\(.wrong) wrong"' "$out" | column -t

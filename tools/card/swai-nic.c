@@ -197,8 +197,8 @@ static unsigned combine(struct swai_nic *n, struct nic_port *p,
 
 /*
  * A WRITE, from @t: its bytes read through @vport's owner's space and sent
- * a chunk a packet, each taking the wire in turn; *t ends when the last
- * has left.  SWAI_NIC_OK or the error.
+ * a chunk a packet, each taking the wire in turn (to this node too: a
+ * loopback); *t ends when the last has left.  SWAI_NIC_OK or the error.
  */
 static unsigned write_out(struct swai_nic *n, unsigned vport, const struct swai_nic_desc *d,
                           uint64_t *t)
@@ -221,12 +221,17 @@ static unsigned write_out(struct swai_nic *n, unsigned vport, const struct swai_
         pk.plen = len;
         pk.last = off + len == d->len;
         pk.flags = pk.last ? d->flags & SWAI_NIC_F_CP : 0;
+        at = swai_cal_book(&n->wire, *t, swai_timing_ps(SWAI_NIC_WIRE_BYTES + len, n->mbps));
+        /*
+         * To itself: a loopback through the port (a local copy the NIC's
+         * DMA makes), at its line rate, but no network.  Bytes are never
+         * free: only the seed's small packets to itself skip the wire.
+         */
         if (d->dst == n->node) {
-            pk.time_ps = *t;
-            swai_nic_receive(n, &pk, *t);   /* to itself: no wire */
+            pk.time_ps = at;
+            swai_nic_receive(n, &pk, at);
             continue;
         }
-        at = swai_cal_book(&n->wire, *t, swai_timing_ps(SWAI_NIC_WIRE_BYTES + len, n->mbps));
         pk.time_ps = at + n->lat_ps;
         status = n->ops->send(n->opaque, &pk);
     }

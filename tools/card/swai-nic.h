@@ -40,7 +40,9 @@
  * spends branch x count x t_nic_alu in the ALU, and its packet's last byte
  * leaves when the port's wire is free (a calendar at nic_mbps,
  * SWAI_NIC_WIRE_BYTES a packet); it arrives t_nic_lat later, the time it
- * carries.  A packet to this node itself takes no wire: it arrives at once.
+ * carries.  A packet to this node itself takes no wire: it arrives at once;
+ * a WRITE's packets to it do take the wire (a loopback: bytes are never
+ * free) and arrive as they leave it.
  * The arrival that meets a threshold is the CPCNT-th earliest in modeled
  * time, not in the order packets came: so a tree's times never depend on
  * how the host interleaved the NICs.  (Where more packets race for one

@@ -805,6 +805,17 @@ static void test_write(void)
     /* 0.2 us of descriptor, then 1214, 1214 and 1142 bytes at 25 GB/s. */
     CHECK_EQ(H[0].end_ps, 200000 + 2 * 48560 + 45680);
     CHECK_EQ(H[0].nbad + H[1].nbad, 0);
+    /* To itself: a loopback at the port's line rate, no network latency. */
+    w.dst = 0;
+    w.src = 0;
+    w.dst_vport = 3;
+    CHECK_EQ(swai_nic_post(H[0].nic, &w, 1000000), 0);
+    net_run();
+    CHECK(!memcmp(H[0].mem + 500, H[0].mem, 500));
+    CHECK_EQ(swai_nic_counter(H[0].nic, 3), 1);
+    CHECK_EQ(H[0].end_ps, 1000000 + 200000 + 2 * 48560 + 45680);
+    w.dst = 1;
+    w.dst_vport = 4;
     /* From memory the owner cannot read: FAULT, nothing sent. */
     w.src_addr = MEM - 10;
     CHECK_EQ(swai_nic_post(H[0].nic, &w, 0), 0);

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swccl_rdma_proto.c - the protocol of a schedule over RDMA WRITE
+ * (swccl_rdma.h): its phases, the ready records, and phase by phase the
+ * copies and messages as WRITEs and the counts of what arrived.  What
+ * carries it is a struct swccl_rdma_io: the cards' ports (swccl_rdma_run.c)
+ * or their NIC engines (swccl_rdma_model.c), so the plan's time is the
+ * cards'.  The ranks x->local says go in lockstep, stage by stage, so that
+ * ranks of one process can wait for each other.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swai-gen.h"
+#include "swccl_rdma.h"
+#include "swccl_xcard.h"
+
+static bool is_recv(const struct swai_step *st)
+{
+	return st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
+}
+
+/* Bytes into rank @r's buffer @b of its chunk @off; of chunks [off, off + n). */
+static uint64_t at(const struct swccl_rdma_call *x, int r, int b, uint32_t off)
+{
+	uint64_t a, l;
+
+	swccl_span(x->c, &x->s, r, b, off, 1, &a, &l);
+	return a;
+}
+
+static uint64_t len(const struct swccl_rdma_call *x, int r, int b, uint32_t off, uint32_t n)
+{
+	uint64_t a, l;
+
+	swccl_span(x->c, &x->s, r, b, off, n, &a, &l);
+	return l;
+}
+
+/* Does rank @r's step @st move anything?  (An AllToAllv's empty blocks do not.) */
+static bool live(const struct swccl_rdma_call *x, int r, const struct swai_step *st)
+{
+	if (!x->c->v)
+		return true;
+	return st->op == SWAI_STEP_SEND || st->op == SWAI_STEP_COPY ?
+	       len(x, r, st->src_buf, st->src_off, st->count) :
+	       len(x, r, st->dst_buf, st->dst_off, st->count);
+}
+
+/*
+ * The device address of chunk @off of rank @r's buffer @b: the caller's
+ * buffers (host memory: its mapping; AllToAllv: each block's own), the
+ * scratch, or the input's copy.
+ */
+static uint64_t va_of(const struct swccl_rdma_call *x, int r, int b, uint32_t off)
+{
+	const struct swccl_rank *cr = &x->c->r[r];
+
+	if (x->c->v && b != SWAI_BUF_SCRATCH)
+		return at(x, r, b, off);
+	if (b == SWAI_BUF_OUT)
+		return cr->recv.va + at(x, r, b, off);
+	if (b == SWAI_BUF_IN)
+		return (x->in_copy[r] ? x->in_va[r] : cr->send.va) + at(x, r, b, off);
+	return x->scratch_va[r] + at(x, r, b, off);
+}
+
+/*
+ * Every step's phase: 0, or one more than the receives and copies it
+ * waits for (a copy is a WRITE to itself, counted with the phase's
+ * messages); a receive shares its send's, and a send waits as long as its
+ * receive would.  A fixed point: the dependencies form a DAG.
+ */
+static const char *levels(struct swccl_rdma_call *x)
+{
+	const struct swai_sched *s = &x->s;
+	bool changed = true;
+
+	for (int pass = 0; changed; pass++) {
+		if (pass > 4 * SWCCL_RDMA_PHASES + 4)
+			return "a schedule of more phases than RDMA runs";
+		changed = false;
+		for (int r = 0; r < s->nranks; r++) {
+			const struct swai_sched_rank *rk = &s->ranks[r];
+
+			for (int i = 0; i < rk->nsteps; i++) {
+				const struct swai_step *st = &rk->steps[i];
+				int l = 0, *mine;
+
+				for (uint32_t d = 0; d < st->ndeps; d++) {
+					int j = (int)rk->deps[st->deps_at + d];
+					const struct swai_step *dep = &rk->steps[j];
+					int dl = x->level[r][j] +
+						 (is_recv(dep) || dep->op == SWAI_STEP_COPY);
+
+					l = dl > l ? dl : l;
+				}
+				if (st->op == SWAI_STEP_SEND) {
+					mine = &x->level[st->peer][x->rmatch[r][i]];
+					l = *mine > l ? *mine : l;
+					changed |= l > x->level[r][i] || l > *mine;
+					x->level[r][i] = *mine = l;
+				} else if (!is_recv(st) && l > x->level[r][i]) {
+					x->level[r][i] = l;
+					changed = true;
+				}
+			}
+		}
+	}
+	x->nlevels = 0;
+	for (int r = 0; r < s->nranks; r++)
+		for (int i = 0; i < s->ranks[r].nsteps; i++) {
+			const struct swai_step *st = &s->ranks[r].steps[i];
+
+			if (st->op == SWAI_STEP_REDUCE || st->op == SWAI_STEP_RECV_REDUCE)
+				return "a schedule that reduces (AllToAll's do not)";
+			if (x->level[r][i] + 1 > x->nlevels)
+				x->nlevels = x->level[r][i] + 1;
+		}
+	return x->nlevels > SWCCL_RDMA_PHASES ? "a schedule of more phases than RDMA runs" :
+	       NULL;
+}
+
+void swccl_rdma_call_free(struct swccl_rdma_call *x)
+{
+	for (int r = 0; r < SWCCL_MAX_RANKS; r++) {
+		free(x->rmatch[r]);
+		free(x->level[r]);
+		x->rmatch[r] = x->level[r] = NULL;
+	}
+	if (x->match)
+		swai_sched_match_free(&x->s, x->match);
+	x->match = NULL;
+	swai_sched_free(&x->s);
+}
+
+swcclResult_t swccl_rdma_call_init(struct swccl_rdma_call *x)
+{
+	const struct swccl_call *c = x->c;
+	struct swai_gen_opts o = { .node_of = c->node };
+	char why[256];
+	const char *bad;
+
+	if (swai_gen_build(&x->s, x->how, SWAI_COLL_ALLTOALL, c->nranks, &o, why, sizeof(why)))
+		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll %s: %s", x->how, why);
+	if (swai_sched_match(&x->s, &x->match, why, sizeof(why)))
+		return swccl_fail(x->comm0, swcclInternalError, "AllToAll %s: %s", x->how, why);
+	for (int r = 0; r < c->nranks; r++) {
+		size_t n = (size_t)x->s.ranks[r].nsteps + 1;
+
+		x->rmatch[r] = malloc(n * sizeof(int));
+		x->level[r] = calloc(n, sizeof(int));
+		if (!x->rmatch[r] || !x->level[r])
+			return swccl_fail(x->comm0, swcclSystemError, "out of memory");
+	}
+	for (int r = 0; r < c->nranks; r++)
+		for (int i = 0; i < x->s.ranks[r].nsteps; i++)
+			if (is_recv(&x->s.ranks[r].steps[i]))
+				x->rmatch[x->s.ranks[r].steps[i].peer][x->match[r][i]] = i;
+	bad = levels(x);
+	if (bad)
+		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll %s over the NICs: %s",
+				  x->how, bad);
+	return swcclSuccess;
+}
+
+uint64_t swccl_rdma_in_bytes(const struct swccl_rdma_call *x)
+{
+	return swccl_chunk_elem(x->c, &x->s, swai_sched_buf_chunks(&x->s, SWAI_BUF_IN)) *
+	       x->c->esize;
+}
+
+uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x)
+{
+	return at(x, 0, SWAI_BUF_SCRATCH, x->s.scratch_chunks);
+}
+
+bool swccl_rdma_in_place(const struct swccl_rdma_call *x, int r)
+{
+	uint64_t in = x->c->r[r].send.va, out = x->c->r[r].recv.va, n = swccl_rdma_in_bytes(x);
+
+	/* AllToAllv's blocks never overlap (swccl_p2p.c) */
+	return !x->c->v && in < out + n && out < in + n;
+}
+
+/* A descriptor that fires when rank @r's @port has counted @cp more packets. */
+static struct swai_nic_desc counted(const struct swccl_rdma_call *x, int r, int port,
+				    uint32_t cp)
+{
+	return (struct swai_nic_desc){
+		.kind = SWAI_NIC_KIND_BCAST, .vport = x->peer[r].vport[port],
+		.dst_vport = x->peer[r].vport[port], .rtype = SWAI_NIC_OP_SUM,
+		.dtype = SWAI_NIC_T_UINT, .width = 8, .src = x->peer[r].node,
+		.dst = SWAI_NIC_NODE_NONE, .cpcnt = cp,
+	};
+}
+
+/*
+ * WRITEs of @bytes from @src on rank @r's port @port to rank @q's @dst, one
+ * a MiB, the last counted (@cp): delivery from a peer is in order, so a
+ * counted last packet means all of it is there.  Into d[]; how many.
+ */
+static int writes(const struct swccl_rdma_call *x, int r, int port, int q, uint64_t dst,
+		  uint64_t src, uint64_t bytes, bool cp, struct swai_nic_desc *d)
+{
+	int n = 0;
+
+	while (bytes) {
+		uint32_t l = bytes > SWAI_NIC_WRITE_MAX ? SWAI_NIC_WRITE_MAX : (uint32_t)bytes;
+
+		d[n++] = (struct swai_nic_desc){
+			.kind = SWAI_NIC_KIND_WRITE, .flags = cp && l == bytes ? SWAI_NIC_F_CP : 0,
+			.vport = x->peer[r].vport[port], .dst_vport = x->peer[q].vport[port],
+			.key = x->peer[q].key[port], .src = x->peer[r].node, .dst = x->peer[q].node,
+			.addr = dst, .src_addr = src, .len = l,
+		};
+		src += l;
+		dst += l;
+		bytes -= l;
+	}
+	return n;
+}
+
+/* Take @n completions of rank @r's @port; @waits names what a timeout waited for. */
+static swcclResult_t reap(struct swccl_rdma_call *x, const struct swccl_rdma_io *io, int r,
+			  int port, int n, const char *waits)
+{
+	unsigned int status = 0;
+	int ret = n ? io->wait(io->o, r, port, n, &status) : 0;
+
+	if (ret == -ETIME)
+		return swccl_fail(x->comm0, swcclTimeout, "AllToAll #%llu (%s): rank %d (NIC node "
+				  "%u) %s within SWCCL_TIMEOUT (%.0f s): a node is lost, or its "
+				  "process never made this call", (unsigned long long)x->c->seq,
+				  x->how, r, x->peer[r].node, waits, swccl_timeout_s());
+	if (ret)
+		return swccl_fail(x->comm0, swcclRemoteError, "AllToAll #%llu (%s): rank %d (NIC "
+				  "node %u): a descriptor of port %d ended with NIC status %u",
+				  (unsigned long long)x->c->seq, x->how, r, x->peer[r].node, port,
+				  status);
+	return swcclSuccess;
+}
+
+/* The ranks rank @r sends to (@to) or receives from, as a list in @who; how many. */
+static int peers(const struct swccl_rdma_call *x, int r, bool to, int *who)
+{
+	bool seen[SWCCL_MAX_RANKS] = { false };
+	int n = 0;
+
+	for (int i = 0; i < x->s.ranks[r].nsteps; i++) {
+		const struct swai_step *st = &x->s.ranks[r].steps[i];
+
+		if ((to ? st->op == SWAI_STEP_SEND : is_recv(st)) && !seen[st->peer] &&
+		    live(x, r, st)) {
+			seen[st->peer] = true;
+			who[n++] = st->peer;
+		}
+	}
+	return n;
+}
+
+/*
+ * Stage 1, rank @r: its input copied if it is in place (a loopback WRITE,
+ * before the records: a port runs its descriptors in order), its senders
+ * told where its buffers are, and its wait for its receivers.  Descriptors
+ * posted: *posted.
+ */
+static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rdma_io *io,
+				int r, int *posted)
+{
+	struct swai_nic_desc d[SWCCL_MAX_RANKS + 8];
+	int who[SWCCL_MAX_RANKS], ns = peers(x, r, false, who), nd = 0;
+
+	if (x->in_copy[r])
+		nd = writes(x, r, 0, r, x->in_va[r], x->c->r[r].send.va, swccl_rdma_in_bytes(x),
+			    false, d);
+	for (int i = 0; i < ns; i++) {
+		const struct swccl_rdma_peer *q = &x->peer[who[i]];
+		struct swccl_rdma_rec rec = {
+			.out = x->c->r[r].recv.va, .scratch = x->scratch_va[r], .seq = x->c->seq,
+		};
+
+		/* AllToAllv: the block from that sender itself, and its size to check */
+		if (x->c->v) {
+			rec.out = va_of(x, r, SWAI_BUF_OUT, (uint32_t)who[i]);
+			rec.bytes = len(x, r, SWAI_BUF_OUT, (uint32_t)who[i], 1);
+		}
+		d[nd] = (struct swai_nic_desc){
+			.kind = SWAI_NIC_KIND_PUT, .flags = SWAI_NIC_F_CP,
+			.vport = x->peer[r].vport[0], .dst_vport = q->vport[0], .key = q->key[0],
+			.rtype = SWAI_NIC_OP_SUM, .dtype = SWAI_NIC_T_UINT, .width = 8,
+			.src = x->peer[r].node, .dst = q->node,
+			.addr = q->mbox + (uint64_t)r * sizeof(rec),
+		};
+		d[nd].v.count = 4;
+		memcpy(d[nd++].v.data, &rec, sizeof(rec));
+	}
+	if (peers(x, r, true, who))
+		d[nd++] = counted(x, r, 0, (uint32_t)peers(x, r, true, who));
+	*posted = nd;
+	return nd && io->post(io->o, r, 0, d, nd) ? swcclUnhandledSdaaError : swcclSuccess;
+}
+
+static swcclResult_t ready_wait(struct swccl_rdma_call *x, const struct swccl_rdma_io *io,
+				int r, int posted)
+{
+	int who[SWCCL_MAX_RANKS], nr = peers(x, r, true, who);
+	char waits[320];
+	size_t l = (size_t)snprintf(waits, sizeof(waits), "waited for its receivers");
+	swcclResult_t res;
+
+	for (int i = 0; i < nr && l < sizeof(waits); i++)
+		l += (size_t)snprintf(waits + l, sizeof(waits) - l, " rank %d (NIC node %u)",
+				      who[i], x->peer[who[i]].node);
+	if (l < sizeof(waits))
+		snprintf(waits + l, sizeof(waits) - l, " to start the call");
+	res = reap(x, io, r, 0, posted, waits);
+	for (int i = 0; !res && i < nr; i++)
+		if (io->rec(io->o, r, who[i])->seq != x->c->seq)
+			res = swccl_fail(x->comm0, swcclInternalError, "AllToAll #%llu: rank %d's "
+					 "record from rank %d is for call %llu", (unsigned long
+					 long)x->c->seq, r, who[i],
+					 (unsigned long long)io->rec(io->o, r, who[i])->seq);
+	return res;
+}
+
+/* Where rank @r's send step @i lands at its receiver, by the receiver's record. */
+static swcclResult_t target(struct swccl_rdma_call *x, const struct swccl_rdma_io *io, int r,
+			    int i, uint64_t bytes, uint64_t *dst)
+{
+	const struct swai_step *st = &x->s.ranks[r].steps[i];
+	const struct swai_step *rs = &x->s.ranks[st->peer].steps[x->rmatch[r][i]];
+	const struct swccl_rdma_rec *rec = io->rec(io->o, r, st->peer);
+
+	/* The receiver's layout is this rank's (equal blocks); AllToAllv's it said. */
+	*dst = x->c->v ? rec->out : (rs->dst_buf == SWAI_BUF_OUT ? rec->out : rec->scratch) +
+				    at(x, r, rs->dst_buf, rs->dst_off);
+	if (x->c->v && bytes != rec->bytes)
+		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAllv: rank %d sends %llu "
+				  "bytes to rank %d, which receives %llu from it", r,
+				  (unsigned long long)bytes, st->peer,
+				  (unsigned long long)rec->bytes);
+	if (bytes > SWCCL_RDMA_MSG_MAX)
+		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll: a message of %llu bytes "
+				  "to rank %d; at most %u KiB over the NICs (a peer queues 4 MiB of "
+				  "WRITEs)", (unsigned long long)bytes, st->peer,
+				  SWCCL_RDMA_MSG_MAX >> 10);
+	return swcclSuccess;
+}
+
+/* Phase @k, rank @r: its copies and messages as WRITEs, and its count of what comes. */
+static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rdma_io *io,
+				int r, int k, int *posted)
+{
+	const struct swai_sched_rank *rk = &x->s.ranks[r];
+	struct swai_nic_desc *d = calloc((size_t)rk->nsteps * 4 + 1, sizeof(*d));
+	swcclResult_t res = swcclSuccess;
+	uint32_t counts = 0;
+	int nd = 0;
+
+	if (!d)
+		return swccl_fail(x->comm0, swcclSystemError, "out of memory");
+	for (int i = 0; i < rk->nsteps && !res; i++) {
+		const struct swai_step *st = &rk->steps[i];
+		uint64_t bytes, dst;
+
+		if (x->level[r][i] != k || !live(x, r, st))
+			continue;
+		if (is_recv(st)) {
+			counts++;
+			continue;
+		}
+		bytes = len(x, r, st->src_buf, st->src_off, st->count);
+		if (st->op == SWAI_STEP_COPY) {		/* a loopback, counted here */
+			nd += writes(x, r, 1 + k, r, va_of(x, r, st->dst_buf, st->dst_off),
+				     va_of(x, r, st->src_buf, st->src_off), bytes, true, d + nd);
+			counts++;
+			continue;
+		}
+		res = target(x, io, r, i, bytes, &dst);
+		if (!res)
+			nd += writes(x, r, 1 + k, st->peer, dst,
+				     va_of(x, r, st->src_buf, st->src_off), bytes, true, d + nd);
+	}
+	if (!res && counts)
+		d[nd++] = counted(x, r, 1 + k, counts);
+	if (!res && nd && io->post(io->o, r, 1 + k, d, nd))
+		res = swcclUnhandledSdaaError;
+	*posted = nd;
+	free(d);
+	return res;
+}
+
+/* What rank @r waits for in phase @k, for a timeout's message: its senders and their nodes. */
+static void phase_senders(const struct swccl_rdma_call *x, int r, int k, char *buf, size_t n)
+{
+	const struct swai_sched_rank *rk = &x->s.ranks[r];
+	bool seen[SWCCL_MAX_RANKS] = { false };
+	size_t l = (size_t)snprintf(buf, n, "had not all its messages of phase %d, from", k);
+
+	for (int i = 0; i < rk->nsteps && l < n; i++) {
+		const struct swai_step *st = &rk->steps[i];
+
+		if (!is_recv(st) || x->level[r][i] != k || !live(x, r, st) || seen[st->peer])
+			continue;
+		seen[st->peer] = true;
+		l += (size_t)snprintf(buf + l, n - l, " rank %d (NIC node %u)", st->peer,
+				      x->peer[st->peer].node);
+	}
+}
+
+swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_rdma_io *io)
+{
+	int posted[SWCCL_MAX_RANKS] = { 0 }, n = x->c->nranks;
+	swcclResult_t res = swcclSuccess;
+
+	for (int r = 0; r < n && !res; r++)
+		if (x->local[r])
+			res = ready_post(x, io, r, &posted[r]);
+	for (int r = 0; r < n && !res; r++)
+		if (x->local[r])
+			res = ready_wait(x, io, r, posted[r]);
+	for (int k = 0; k < x->nlevels && !res; k++) {
+		for (int r = 0; r < n && !res; r++)
+			if (x->local[r])
+				res = phase_post(x, io, r, k, &posted[r]);
+		for (int r = 0; r < n && !res; r++) {
+			char waits[320];
+
+			if (!x->local[r])
+				continue;
+			phase_senders(x, r, k, waits, sizeof(waits));
+			res = reap(x, io, r, 1 + k, posted[r], waits);
+		}
+	}
+	return res;
+}
