@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <drm/swai_accel.h>
+
 #include "swccl_nic.h"
 #include "swccl_xproc.h"
 
@@ -135,4 +137,22 @@ swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0)
 		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "NIC ports of %d ranks: rank 0 node %u "
 			  "port %u", sh->nranks, n->peer[0].node, n->peer[0].vport);
 	return res;
+}
+
+/* Do this process's ranks' cards have NIC ports on a network? */
+bool swccl_nic_cards(struct swccl_shared *sh, const struct swccl_call *c)
+{
+	for (int r = 0; r < c->nranks; r++) {
+		struct sdaaDeviceProp pr;
+
+		if (sh->comm[r]->remote)
+			continue;
+		if (sdaaGetDeviceProperties(&pr, c->r[r].dev)) {
+			sdaaGetLastError();
+			return false;
+		}
+		if (!(pr.capabilities & DRM_SWAI_CAP_NIC))
+			return false;
+	}
+	return true;
 }

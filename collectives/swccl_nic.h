@@ -56,6 +56,8 @@ const char *swccl_nic_unsupported(const struct swccl_call *c, swcclAlgo_t algo);
 /* Every rank's port, opened and known to all (once per comm). */
 swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0);
 void swccl_nic_free(struct swccl_shared *sh);
+/* Do this process's ranks' cards have NIC ports on a network? */
+bool swccl_nic_cards(struct swccl_shared *sh, const struct swccl_call *c);
 /* The tree's branching degree (SWCCL_NIC_BRANCH). */
 unsigned int swccl_nic_branch(void);
 /* The ALU's names for @c's type and operation. */

@@ -181,24 +181,6 @@ static swcclResult_t lost(const struct swai_nic_job *j, int r, bool up, swcclCom
 			  "this call", r, j->peer[r].node, who, swccl_timeout_s());
 }
 
-/* Do this process's ranks' cards have NIC ports on a network? */
-static bool cards_have_nic(struct swccl_shared *sh, const struct swccl_call *c)
-{
-	for (int r = 0; r < c->nranks; r++) {
-		struct sdaaDeviceProp pr;
-
-		if (sh->comm[r]->remote)
-			continue;
-		if (sdaaGetDeviceProperties(&pr, c->r[r].dev)) {
-			sdaaGetLastError();
-			return false;
-		}
-		if (!(pr.capabilities & DRM_SWAI_CAP_NIC))
-			return false;
-	}
-	return true;
-}
-
 /*
  * The modeled cost of bringing an input on a card to the host first: a
  * COPY job (datasheet §14: it starts a launch after the host, costs a step
@@ -324,7 +306,7 @@ bool swccl_nic_auto(struct swccl_shared *sh, struct swccl_call *c, const struct 
 	struct swccl_plan q = { .fused = -1 };
 	char err[sizeof(comm0->lasterr)];
 
-	if (swccl_nic_unsupported(c, swcclAlgoNic) || !cards_have_nic(sh, c))
+	if (swccl_nic_unsupported(c, swcclAlgoNic) || !swccl_nic_cards(sh, c))
 		return false;
 	memcpy(err, comm0->lasterr, sizeof(err));
 	c->want = swcclAlgoNic;

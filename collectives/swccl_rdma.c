@@ -11,6 +11,7 @@
 
 #include "swai-gen.h"
 #include "swccl_kind.h"
+#include "swccl_nic.h"
 #include "swccl_plan.h"
 #include "swccl_rdma.h"
 #include "swccl_xcard.h"
@@ -163,7 +164,8 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 				  "(PLANE's messages carry equal blocks)");
 	if (c->v)
 		a = swcclAlgoDirect;
-	for (int r = 0; r < c->nranks; r++)
+	/* Across nodes, the hosts are the nodes; inside one, the topology's (swccl_xcard.c). */
+	for (int r = 0; sh->xnodes && r < c->nranks; r++)
 		c->node[r] = swccl_xproc_node(sh, r);
 	if (setup(sh, comm0))
 		return swcclUnhandledSdaaError;
@@ -185,3 +187,27 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 		  c->want ? "forced" : "the model's choice", p->us);
 	return swcclSuccess;
 }
+
+bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct swccl_plan *best,
+		     struct swccl_plan *p, swcclComm_t comm0)
+{
+	struct swccl_plan q = { .fused = -1 };
+	char err[sizeof(comm0->lasterr)];
+
+	if (c->coll != SWCCL_ALLTOALL || swccl_rdma_unsupported(c) || !swccl_nic_cards(sh, c))
+		return false;
+	memcpy(err, comm0->lasterr, sizeof(err));
+	if (swccl_rdma_plan(sh, c, &q, comm0)) {
+		memcpy(comm0->lasterr, err, sizeof(err));
+		return false;
+	}
+	/* No model (AllToAllv across processes): the fabric's exact time stands. */
+	if (q.us <= 0 || (best && best->us <= q.us))
+		return false;
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu: %s over RDMA WRITE %.3f us beats "
+		  "the fabric's %s %.3f us", (unsigned long long)c->seq, q.how, q.us,
+		  best ? swcclAlgoName(best->algo) : "-", best ? best->us : 0.0);
+	*p = q;
+	return true;
+}
+

@@ -132,5 +132,13 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 			     const struct swccl_plan *p, swcclComm_t comm0);
 void swccl_rdma_free(struct swccl_shared *sh);
+/*
+ * AUTO inside a node: should AllToAll go over the cards' NICs after all?
+ * @best is the fabric's plan (NULL: none); true with *p the RDMA plan if
+ * its model says it is faster -- a card's port copies without a job, where
+ * the fabric's programs pay their launch and steps.
+ */
+bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct swccl_plan *best,
+		     struct swccl_plan *p, swcclComm_t comm0);
 
 #endif /* SWCCL_RDMA_H */
