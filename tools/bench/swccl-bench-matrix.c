@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "swai-cli.h"
+#include "swccl-bench-try.h"
 #include "swccl-bench.h"
 
 struct mx {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swccl-bench-try.h"
 #include "swccl-bench.h"
 
 /*

@@ -8,34 +8,11 @@
 #define SWCCL_BENCH_H
 
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "swccl-bench-model.h"
 #include "swccl-bench-report.h"
 
 #define BENCH_MAX_RANKS 32
-
-/* A runtime or library call that must work, else the benchmark stops saying which. */
-#define TRY(call) do {							\
-	sdaaError_t e_ = (call);					\
-	if (e_ != sdaaSuccess) {					\
-		fprintf(stderr, "swccl-bench: %s: %s (%s)\n", #call,	\
-			sdaaGetErrorName(e_), sdaaGetErrorString(e_));	\
-		exit(1);						\
-	}								\
-} while (0)
-
-#define CCL(b, call) do {						\
-	swcclResult_t r_ = (call);					\
-	if (r_ != swcclSuccess) {					\
-		fprintf(stderr, "swccl-bench: %s: %s: %s\n", #call,	\
-			swcclGetErrorString(r_),			\
-			swcclGetLastError((b)->comm[0]));		\
-		exit(1);						\
-	}								\
-} while (0)
-
 
 struct bench_opts {
 	enum bench_coll coll;
