@@ -439,6 +439,20 @@ static void prepare(struct bench *b, const struct call *c, size_t count)
 }
 
 /*
+ * --verify: block (x, y) -- what rank x sent rank y -- arrived at y from x
+ * whole, or how many of its elements did not; a line each on stderr.
+ */
+static void verify_block(const struct bench *b, int x, int y, size_t bad, size_t n)
+{
+	if (bad)
+		fprintf(stderr, "swccl-bench: --verify: block (%d, %d): %zu of %zu elements not "
+			"what rank %d sent\n", x, y, bad, n, x);
+	else if (b->o.check > 2)
+		fprintf(stderr, "swccl-bench: --verify: block (%d, %d): %zu elements from rank %d\n",
+			x, y, n, x);
+}
+
+/*
  * AllToAllv, SendRecv: rank @r's output, every block from where its sender
  * had it, and nothing anywhere else (the gaps keep their poison).
  */
@@ -467,6 +481,13 @@ static long verify_apart(struct bench *b, const struct call *c, int r, size_t co
 		for (size_t k = 0; k < len; k++)
 			bench_store(b->want, at + k, o->type,
 				    bench_input(o->coll, o->type, o->op, x, w, from + k));
+		if (o->check > 1 && len) {
+			size_t bad = 0;
+
+			for (size_t k = at; k < at + len; k++)
+				bad += memcmp(b->back + k * es, b->want + k * es, es) != 0;
+			verify_block(b, x, me, bad, len);
+		}
 	}
 	for (size_t k = 0; k < n; k++)
 		wrong += memcmp(b->back + k * es, b->want + k * es, es) != 0;
@@ -497,8 +518,18 @@ static long verify(struct bench *b, const struct call *c, size_t count)
 						     b->base + r, k) :
 				    bench_expect(o->coll, o->type, o->op, bench_world(b), o->root,
 						 j0 + k));
-		for (size_t k = 0; k < n; k++)
-			wrong += memcmp(b->back + k * es, b->want + k * es, es) != 0;
+		for (size_t k = 0, bad = 0; k < n; k++) {
+			bad += memcmp(b->back + k * es, b->want + k * es, es) != 0;
+			/* --verify: AllToAll's blocks one by one, (x, y) from x at y */
+			if (o->coll == COLL_A2A && o->check > 1 && c->param &&
+			    (k + 1) % c->param == 0) {
+				verify_block(b, (int)(k / c->param), b->base + r, bad, c->param);
+				wrong += (long)bad;
+				bad = 0;
+			} else if (k + 1 == n) {
+				wrong += (long)bad;
+			}
+		}
 	}
 	return wrong;
 }

@@ -49,7 +49,7 @@ static void usage(void)
 		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier|\n"
 		"                   alltoall|alltoallv|sendrecv\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
-		"         [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
+		"         [-c CHECK | --verify] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
 		"       NIC HOST (over the cards' NICs, 48 B a tree: offloaded, software)\n"
@@ -57,7 +57,9 @@ static void usage(void)
 		"       DIRECT PLANE (alltoall: pairwise; seed 002's planes, grouped by the\n"
 		"       nodes -- hosts, or SWCCL_TOPO's -- the rows' internode_msgs); alltoallv\n"
 		"       (blocks of (n-1)(1 + (x + 2y) mod 3)/3, gaps between) and sendrecv (to\n"
-		"       rank + 1, from rank - 1, in one group) run DIRECT\n"
+		"       rank + 1, from rank - 1, in one group) run DIRECT; --verify checks\n"
+		"       them block by block: every (x, y) block arrived at y from x, or a line\n"
+		"       naming it (-c 3: every block named)\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
 		"       run in levels: CSC on each card, the algorithm between the cards\n"
 		"       plane by plane; -g G: core groups 0..G-1 of each, -g 1 one rank a card)\n"
@@ -92,6 +94,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		{ "iters", required_argument, NULL, 'n' },
 		{ "warmup_iters", required_argument, NULL, 'w' },
 		{ "check", required_argument, NULL, 'c' },
+		{ "verify", no_argument, NULL, 'V' },
 		{ "algo", required_argument, NULL, 'a' },
 		{ "cards", required_argument, NULL, 'C' },
 		{ "root", required_argument, NULL, 'r' },
@@ -119,6 +122,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		case 'n': o->iters = parse_int("-n", optarg, 1); break;
 		case 'w': o->warmup = parse_int("-w", optarg, 0); break;
 		case 'c': o->check = parse_int("-c", optarg, 0); break;
+		case 'V': o->check = 2; break;
 		case 'r': o->root = parse_int("-r", optarg, 0); break;
 		case 'g': o->nranks = o->per_card = parse_int("-g", optarg, 1); break;
 		case 'j': o->json = 1; break;
