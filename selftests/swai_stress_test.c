@@ -132,8 +132,13 @@ TEST_F_TIMEOUT(stress, processes_times_queues, 300)
 		EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("worker %d failed at step %d", i,
 						     WEXITSTATUS(st));
 	}
+	/*
+	 * No worker's context is left.  Fewer than before is fine: a context of
+	 * an earlier test's process may still have been on its way out (its
+	 * teardown is deferred) when we counted.
+	 */
 	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_SWAI_MEM_INFO, &mi));
-	EXPECT_EQ(base, mi.contexts);
+	EXPECT_GE(base, mi.contexts);
 }
 
 struct thread_arg {

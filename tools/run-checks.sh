@@ -364,7 +364,8 @@ alltoall_check() {
 	log=$(vm --cards 8 --topology seed002-2x4 --hbm-mb 64 -- sh -c \
 		'swccl_xcard_test -t alltoall -t alltoallv_and_sendrecv
 		 swccl-bench alltoall --cards 8 -g 1 -b 1K -e 64K -f 8 -d int32 -a all --json &&
-		 swccl-bench alltoall --cards 8 -g 1 -b 4000 -e 4000 -d uint8 -a PLANE --json &&
+		 swccl-bench alltoall --cards 8 -g 1 -b 4000 -e 4000 -d uint8 -a PLANE --json \
+			--verify -c 3 2>&1 &&
 		 swccl-bench alltoallv --cards 8 -g 1 -b 8K -e 8K -a DIRECT --json &&
 		 swccl-bench sendrecv --cards 8 -g 1 -b 64K -e 64K -d bf16 --json')
 	rows=$(echo "$log" | grep '^{"kind":"row"')
@@ -376,6 +377,8 @@ alltoall_check() {
 		'echo "$rows" | jq -se "length == 12 and all(.[]; .wrong == 0)" >/dev/null'
 	t "predicted_us is the modeled time in every row" \
 		'echo "$rows" | jq -se "all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
+	t "--verify: all 64 (x, y) blocks arrived at y from x" \
+		'[ "$(echo "$log" | grep -c "^swccl-bench: --verify: block ([0-7], [0-7]): 500 elements from rank [0-7]$")" -eq 64 ]'
 	t "between the topology's 2 nodes: DIRECT 32 messages, PLANE 8, the same bytes" \
 		'echo "$rows" | jq -se "map(select(.coll == \"alltoall\")) | group_by(.bytes) |
 			map(select(length == 3)) | length == 3 and
