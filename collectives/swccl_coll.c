@@ -258,12 +258,16 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 			r = swcclSuccess;
 		if (r)
 			return r;
+		/* AllToAll: over the NICs' RDMA where the cards have ports and it is faster. */
+		if (!c->want)
+			swccl_rdma_auto(sh, c, p, p, comm0);
 		if (!c->v)
 			swccl_plan_store(sh, c, p);
 	}
-	/* AllToAll: over the NICs' RDMA where the cards have ports and it is faster. */
-	if (!c->want && swccl_rdma_auto(sh, c, p, p, comm0))
+	if (p->rdma) {
+		swccl_rdma_finish_plan(p);
 		return swcclSuccess;
+	}
 	if (p->algo == swcclAlgoNic) {	/* AUTO chose the NIC (now or before) */
 		p->how = swcclAlgoName(p->algo);
 		p->fused = -1;

@@ -44,6 +44,8 @@ struct entry {
 	uint64_t hash, used;
 	swcclAlgo_t algo;
 	double us, transfer_us;
+	bool rdma;			/* AllToAll over RDMA WRITE (swccl_rdma.c) */
+	unsigned long long internode_msgs, internode_bytes;
 };
 
 struct swccl_plan_cache {
@@ -149,6 +151,9 @@ bool swccl_plan_lookup(struct swccl_shared *sh, const struct swccl_call *c,
 		p->algo = e->algo;
 		p->us = e->us;
 		p->transfer_us = e->transfer_us;
+		p->rdma = e->rdma;
+		p->internode_msgs = e->internode_msgs;
+		p->internode_bytes = e->internode_bytes;
 		swccl_log(SWCCL_LOG_TRACE, SWCCL_PLAN, "%s #%llu: planned before: %s, %.3f us",
 			  c->kind->name(c), (unsigned long long)c->seq, swcclAlgoName(e->algo),
 			  e->us);
@@ -189,6 +194,9 @@ void swccl_plan_store(struct swccl_shared *sh, const struct swccl_call *c,
 	e->algo = p->algo;
 	e->us = p->us;
 	e->transfer_us = p->transfer_us;
+	e->rdma = p->rdma;
+	e->internode_msgs = p->internode_msgs;
+	e->internode_bytes = p->internode_bytes;
 }
 
 swcclResult_t swccl_plan_cost(struct swccl_shared *sh, const struct swccl_call *c,

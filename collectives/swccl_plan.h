@@ -88,8 +88,9 @@ int swccl_model_run(struct swccl_model *m, const struct swccl_call *c,
 struct swccl_plan_cache *swccl_plan_cache_new(void);
 void swccl_plan_cache_free(struct swccl_plan_cache *pc);
 /*
- * The plan of @c from the cache (its cost and choice; the schedule is
- * the caller's to build), or false.
+ * The plan of @c from the cache (its cost and choice, whether it goes over
+ * RDMA and its messages between nodes; the schedule is the caller's to
+ * build), or false.
  */
 bool swccl_plan_lookup(struct swccl_shared *sh, const struct swccl_call *c,
 		       struct swccl_plan *p);

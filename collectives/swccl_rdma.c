@@ -144,8 +144,9 @@ static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclCo
 	return cand[best];
 }
 
-swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
-			      struct swccl_plan *p, swcclComm_t comm0)
+/* The RDMA plan of @c (AllToAll): DIRECT or PLANE, as wanted or by the model. */
+static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
+			       struct swccl_plan *p, swcclComm_t comm0)
 {
 	const char *why = swccl_rdma_unsupported(c);
 	struct swai_sched s;
@@ -164,9 +165,6 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 				  "(PLANE's messages carry equal blocks)");
 	if (c->v)
 		a = swcclAlgoDirect;
-	/* Across nodes, the hosts are the nodes; inside one, the topology's (swccl_xcard.c). */
-	for (int r = 0; sh->xnodes && r < c->nranks; r++)
-		c->node[r] = swccl_xproc_node(sh, r);
 	if (setup(sh, comm0))
 		return swcclUnhandledSdaaError;
 	if (a == swcclAlgoAuto)
@@ -177,14 +175,41 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 			   &(struct swai_gen_opts){ .node_of = c->node }, gwhy, sizeof(gwhy)))
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll %s: %s", swcclAlgoName(a),
 				  gwhy);
-	*p = (struct swccl_plan){ .algo = a, .how = swcclAlgoName(a), .fused = -1,
-				  .host_syncs = 1, .rdma = true, .us = us < 0 ? 0 : us };
+	*p = (struct swccl_plan){ .algo = a, .us = us < 0 ? 0 : us, .rdma = true };
 	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
 	swai_sched_free(&s);
-	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu %zu x %s on %d ranks across "
-		  "nodes: %s over RDMA WRITE (%s), %.3f us modeled", (unsigned long long)c->seq,
-		  c->count, swccl_type_name(c->dtype), c->nranks, p->how,
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu %zu x %s on %d ranks: %s over RDMA "
+		  "WRITE (%s), %.3f us modeled", (unsigned long long)c->seq, c->count,
+		  swccl_type_name(c->dtype), c->nranks, swcclAlgoName(a),
 		  c->want ? "forced" : "the model's choice", p->us);
+	return swcclSuccess;
+}
+
+void swccl_rdma_finish_plan(struct swccl_plan *p)
+{
+	p->how = swcclAlgoName(p->algo);
+	p->fused = -1;
+	p->launches = 0;
+	p->host_syncs = 1;
+}
+
+swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
+			      struct swccl_plan *p, swcclComm_t comm0)
+{
+	swcclResult_t r;
+
+	/* Across nodes, the hosts are the nodes. */
+	for (int q = 0; q < c->nranks; q++)
+		c->node[q] = swccl_xproc_node(sh, q);
+	/* A shape is planned (its models run) once; AllToAllv's blocks are not in the key. */
+	if (c->v || !swccl_plan_lookup(sh, c, p) || !p->rdma) {
+		r = plan_rdma(sh, c, p, comm0);
+		if (r)
+			return r;
+		if (!c->v)
+			swccl_plan_store(sh, c, p);
+	}
+	swccl_rdma_finish_plan(p);
 	return swcclSuccess;
 }
 
@@ -197,7 +222,7 @@ bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct
 	if (c->coll != SWCCL_ALLTOALL || swccl_rdma_unsupported(c) || !swccl_nic_cards(sh, c))
 		return false;
 	memcpy(err, comm0->lasterr, sizeof(err));
-	if (swccl_rdma_plan(sh, c, &q, comm0)) {
+	if (plan_rdma(sh, c, &q, comm0)) {
 		memcpy(comm0->lasterr, err, sizeof(err));
 		return false;
 	}
@@ -205,7 +230,7 @@ bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct
 	if (q.us <= 0 || (best && best->us <= q.us))
 		return false;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu: %s over RDMA WRITE %.3f us beats "
-		  "the fabric's %s %.3f us", (unsigned long long)c->seq, q.how, q.us,
+		  "the fabric's %s %.3f us", (unsigned long long)c->seq, swcclAlgoName(q.algo), q.us,
 		  best ? swcclAlgoName(best->algo) : "-", best ? best->us : 0.0);
 	*p = q;
 	return true;

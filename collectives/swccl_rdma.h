@@ -125,18 +125,24 @@ struct swccl_rdma {
 
 /* NULL if @c can run over RDMA WRITE, else why not. */
 const char *swccl_rdma_unsupported(const struct swccl_call *c);
-/* Plan @c (AllToAll, ranks on several nodes): DIRECT or PLANE, as wanted or chosen. */
+/*
+ * Plan @c (AllToAll, ranks on several nodes): DIRECT or PLANE, as wanted or
+ * by the model; a shape's plan is kept in the comm's cache.
+ */
 swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 			      struct swccl_plan *p, swcclComm_t comm0);
 /* Run it for this process's ranks. */
 swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 			     const struct swccl_plan *p, swcclComm_t comm0);
 void swccl_rdma_free(struct swccl_shared *sh);
+/* The fields of an RDMA plan that are not its choice (one from the cache too). */
+void swccl_rdma_finish_plan(struct swccl_plan *p);
 /*
  * AUTO inside a node: should AllToAll go over the cards' NICs after all?
  * @best is the fabric's plan (NULL: none); true with *p the RDMA plan if
  * its model says it is faster -- a card's port copies without a job, where
- * the fabric's programs pay their launch and steps.
+ * the fabric's programs pay their launch and steps.  Not cached here: the
+ * caller keeps the choice it makes (swccl_plan_store).
  */
 bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct swccl_plan *best,
 		     struct swccl_plan *p, swcclComm_t comm0);
