@@ -213,6 +213,16 @@ synth_cli() {
 	echo "$out" | sed 's/^/# /'
 	t "NDv2 x 4 (ndv2x2's chassis, 4 times): solve_s, completion_us, lower_bound_us" \
 		'echo "$out" | jq -e ".ranks == 32 and .completion_us >= .lower_bound_us" >/dev/null'
+	tm=$("$b" -t ndv2x2 --nodes 4 -c allgather --size 64M --json --tm)
+	echo "$tm" | sed 's/^/# /'
+	t "NDv2 x 4: ours (MTEG-EA) meets the lower bound, the seed's MTEGCCA (--tm) is above it" \
+		'echo "$out" | jq -e ".algo == \"MTEG-EA\" and .completion_us == .lower_bound_us" \
+		   >/dev/null && echo "$tm" | jq -e ".algo == \"MTEGCCA\" and
+		   .completion_us > .lower_bound_us" >/dev/null'
+	t "TE-CCL's DGX1, AMD and AMD x 2 presets: AllGather verifies, algbw reported" \
+		'for p in dgx1 amd amdx2; do "$b" -t $p --size 1M --chunks 2 -o "$top/build/synth-$p.json" \
+		   --json | jq -e ".algbw_gbps > 0" >/dev/null &&
+		   "$s" verify --in "$top/build/synth-$p.json" | grep -q correct || exit 1; done'
 	t "the seed's rule promises less than NDv2 x 2's InfiniBand cut allows; ours does not" \
 		'"$b" -t ndv2x2 --size 64M --json --seed-rule |
 		   jq -e ".completion_us < .lower_bound_us" >/dev/null &&

@@ -23,10 +23,10 @@ void swai_mteg_free(struct swai_mteg *m)
     free(m->e);
     free(m->in_off);
     free(m->in);
+    free(m->out_off);
+    free(m->out);
     free(m->taken);
-    free(m->in_mbps);
     free(m->node_of);
-    free(m->node_in_mbps);
     memset(m, 0, sizeof(*m));
 }
 
@@ -64,6 +64,7 @@ static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t max
         e->at[k] = e->L;
         e->L += hop_slots(t, m, maxb, &r->hops[k], &bytes_slots);
         e->busy[k] = flags & SWAI_MTEG_SEED ? 1 : bytes_slots;
+        e->bytes[k] = bytes_slots;
     }
     m->nedges++;
     return 0;
@@ -101,6 +102,33 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
     return 0;
 }
 
+/* Edges out of each card, as in_off/in are the edges into it. */
+static int out_edges(struct swai_mteg *m, char *why, size_t n)
+{
+    size_t N = (size_t)m->ncards;
+    int *fill = calloc(N + 1, sizeof(*fill));
+
+    m->out_off = calloc(N + 1, sizeof(*m->out_off));
+    m->out = malloc(((size_t)m->nedges + 1) * sizeof(*m->out));
+    if (!fill || !m->out_off || !m->out) {
+        free(fill);
+        swai_mteg_free(m);
+        snprintf(why, n, "out of memory");
+        return -ENOMEM;
+    }
+    for (int i = 0; i < m->nedges; i++) {
+        m->out_off[m->e[i].u + 1]++;
+    }
+    for (size_t c = 0; c < N; c++) {
+        m->out_off[c + 1] += m->out_off[c];
+    }
+    for (int i = 0; i < m->nedges; i++) {
+        m->out[m->out_off[m->e[i].u] + fill[m->e[i].u]++] = i;
+    }
+    free(fill);
+    return 0;
+}
+
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                     uint64_t chunk_bytes, int H, unsigned flags, char *why, size_t n)
 {
@@ -127,12 +155,10 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     }
     m->e = malloc((N * N + 1) * sizeof(*m->e));
     m->in_off = calloc(N + 1, sizeof(*m->in_off));
-    m->in_mbps = calloc(N + 1, sizeof(*m->in_mbps));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
     m->nnodes = t->nnodes;
     m->node_of = calloc(N + 1, sizeof(*m->node_of));
-    m->node_in_mbps = calloc((size_t)t->nnodes + 1, sizeof(*m->node_in_mbps));
-    if (!m->e || !m->in_off || !m->in_mbps || !m->taken || !m->node_of || !m->node_in_mbps) {
+    if (!m->e || !m->in_off || !m->taken || !m->node_of) {
         swai_mteg_free(m);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
@@ -146,38 +172,9 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         swai_mteg_free(m);
         return ret;
     }
-    /* what a card, and a node from outside, can take in: the links into them */
-    {
-        int *card_of = malloc((size_t)t->ndevs * sizeof(*card_of));
-
-        if (!card_of) {
-            swai_mteg_free(m);
-            snprintf(why, n, "out of memory");
-            return -ENOMEM;
-        }
-        for (int d = 0; d < t->ndevs; d++) {
-            card_of[d] = -1;
-        }
-        for (int c = 0; c < t->ncards; c++) {
-            card_of[t->card_dev[c]] = c;
-            m->node_of[c] = t->devs[t->card_dev[c]].node;
-        }
-        for (int l = 0; l < t->nlinks; l++) {
-            const struct swai_topo_link *lk = &t->links[l];
-
-            for (int dir = 0; dir < (lk->oneway ? 1 : 2); dir++) {
-                int to = dir ? lk->a : lk->b, from = dir ? lk->b : lk->a;
-
-                if (card_of[to] < 0) {
-                    continue;
-                }
-                m->in_mbps[card_of[to]] += lk->mbps;
-                if (t->devs[from].node != t->devs[to].node) {
-                    m->node_in_mbps[t->devs[to].node] += lk->mbps;
-                }
-            }
-        }
-        free(card_of);
+    /* the node of every card: the bound's cuts */
+    for (int c = 0; c < t->ncards; c++) {
+        m->node_of[c] = t->devs[t->card_dev[c]].node;
     }
     for (int i = 0; i < m->nedges; i++) {
         m->in_off[m->e[i].v + 1]++;
@@ -200,11 +197,10 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         }
         free(fill);
     }
-    return 0;
+    return out_edges(m, why, n);
 }
 
-/* Is edge @e free to leave its card at slot @t0 (every hop's link in its slot)? */
-static bool free_at(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)
+bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)
 {
     for (int k = 0; k < e->nhops; k++) {
         for (int b = 0; b < e->busy[k]; b++) {
@@ -218,8 +214,7 @@ static bool free_at(const struct swai_mteg *m, const struct swai_mteg_edge *e, i
     return true;
 }
 
-/* Mark (@on) or free every hop's link of @h in its slot. */
-static void take(struct swai_mteg *m, const struct swai_mteg_hop *h, uint8_t on)
+void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on)
 {
     const struct swai_mteg_edge *e = &m->e[h->e];
 
@@ -256,7 +251,7 @@ static void sweep(const struct swai_mteg *m, const bool *intree, int *dist, int 
                 const struct swai_mteg_edge *e = &m->e[m->in[k]];
                 int t0 = t - e->L;
 
-                if (t0 < 0 || dist[e->u * (H + 1) + t0] >= INF || !free_at(m, e, t0)) {
+                if (t0 < 0 || dist[e->u * (H + 1) + t0] >= INF || !swai_mteg_edge_free(m, e, t0)) {
                     continue;
                 }
                 if (dist[e->u * (H + 1) + t0] + e->L < d) {
@@ -330,7 +325,7 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
              * tree may share a first hop through a switch (the seed's
              * direct links never do; for them it is the same).
              */
-            take(m, &hops[(*nhops)++], 1);
+            swai_mteg_take(m, &hops[(*nhops)++], true);
             if (arrive[v] < 0 || arrive[v] > t) {
                 left -= arrive[v] < 0;
                 arrive[v] = t;
@@ -344,7 +339,7 @@ out:
     if (ret) {
         /* nothing taken: give back what this tree's paths took so far */
         for (int i = 0; i < *nhops; i++) {
-            take(m, &hops[i], 0);
+            swai_mteg_take(m, &hops[i], false);
         }
         *nhops = 0;
     }

@@ -28,6 +28,7 @@
 #ifndef SWAI_MTEG_H
 #define SWAI_MTEG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,7 @@ struct swai_mteg_edge {
     int res[SWAI_MTEG_MAX_HOPS];    /* swai_topo_resource() of each hop */
     int at[SWAI_MTEG_MAX_HOPS];     /* its first slot, counted from the start */
     int busy[SWAI_MTEG_MAX_HOPS];   /* the slots it holds its link */
+    int bytes[SWAI_MTEG_MAX_HOPS];  /* the slots its bytes take (busy, but for the seed's rule) */
 };
 
 /*
@@ -61,6 +63,14 @@ struct swai_mteg_edge {
  * holds each link for ceil(maxB / B) slots, the time its bytes take.
  */
 #define SWAI_MTEG_SEED  1u
+/*
+ * SWAI_MTEG_TM: MTEGCCA exactly as seed 003 defines it -- Takahashi-
+ * Matsuyama trees (a card joins by the cheapest path from anywhere on the
+ * tree, whatever slot that is), broadcasts one source after another.
+ * Without it (ours, "MTEG-EA"): earliest-arrival trees (swai_mteg_tree_ea),
+ * the chunks of all sources interleaved, then a rip-up-and-replan pass.
+ */
+#define SWAI_MTEG_TM    2u
 
 struct swai_mteg {
     int ncards, H;              /* slots 0 .. H */
@@ -68,10 +78,9 @@ struct swai_mteg {
     int nedges, nres;
     struct swai_mteg_edge *e;
     int *in_off, *in;           /* edges into each card: in[in_off[v] ..] */
+    int *out_off, *out;         /* and out of it */
     uint8_t *taken;             /* [res * (H + 1) + t]: a chunk on it in slot t */
-    uint64_t *in_mbps;          /* [card]: the links into it, summed */
     int nnodes, *node_of;       /* [card]: its node */
-    uint64_t *node_in_mbps;     /* [node]: the links into it from outside */
 };
 
 /* One hop of a tree: edge @e leaves its card at slot @t. */
@@ -98,11 +107,38 @@ void swai_mteg_free(struct swai_mteg *m);
 int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                    int *nhops, int *arrive);
 
+/*
+ * Ours: the tree in which every card holds the chunk as early as the links
+ * left free allow -- Dijkstra in slots from @src, a card's edge taken when
+ * the card is settled, a candidate whose edge was taken meanwhile re-timed
+ * (taking only delays others, so a settled card is never beaten).  It
+ * minimises what the objective (eq. (1)) counts, the last arrival; the TM
+ * tree minimises the slots its edges advance, which lets a card join late
+ * from a late part of the tree.  Same contract as swai_mteg_tree.
+ */
+int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
+                      int *nhops, int *arrive);
+
+/* Is edge @e free to leave its card at slot @t0 (every hop's link in its slots)? */
+bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0);
+/* Mark (@on) or free every hop's link of @h in its slots. */
+void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on);
+
+/*
+ * A lower bound on the slots @coll (AllGather, or Broadcast from @root) of
+ * @chunks chunks a source needs on @m, conflicts aside: the farthest
+ * source, and every card's and every node's cut -- the chunks it must take
+ * in, one per `busy` slots on each link into it, the last of them then
+ * spread inside (swai-mteg-bound.c).
+ */
+int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                          uint32_t chunks);
+
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */
     int slots;                  /* the last chunk's arrival slot */
     double completion_us;       /* slots x tau */
-    double lower_bound_us;      /* bandwidth and latency bounds, the larger */
+    double lower_bound_us;      /* swai_mteg_lower_bound, in us */
 };
 
 /*

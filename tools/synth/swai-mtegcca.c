@@ -35,119 +35,134 @@ static int cmp_event(const void *a, const void *b)
 }
 
 /*
- * The largest of three bounds: the bytes every card must take in over its
- * links; the bytes every node must take in from outside over the links
- * into it (the cut: NDv2 x k's one InfiniBand link down to a chassis);
- * the latency of the farthest pair, plus a chunk at the fastest rate.
+ * Ours: how many times the tree that ends last is moved to the front and
+ * every tree planned again (the best order kept).  A greedy plan lets the
+ * first trees take the slots they like; the one that pays for it is the
+ * one to favour next.  Each round costs one plan (milliseconds at 80 cards).
  */
-static double lower_bound_us(const struct swai_mteg *m, enum swai_coll coll, int root,
-                             uint64_t block_bytes, uint64_t chunk_bytes)
+#define PROMOTE_ROUNDS 16
+
+struct plan_ctx {
+    enum swai_coll coll;
+    int root, nsrc;
+    uint32_t chunks;
+    unsigned flags;
+    struct swai_mteg_hop *hops;
+    int *nhops;
+    int *ends;      /* [tree]: its last arrival */
+};
+
+/* Every tree in @order on a fresh @m; the last arrival into *slots. */
+static int place(struct swai_mteg *m, const struct plan_ctx *p, const size_t *order,
+                 int *slots)
 {
-    int N = m->ncards;
-    uint64_t *lat = malloc((size_t)N * (size_t)N * sizeof(*lat)), worst = 0;
-    double bw = 0;
-    uint32_t maxb = 0;
+    int N = m->ncards, *arrive = malloc((size_t)N * sizeof(int)), ret = 0;
 
-    for (int i = 0; i < m->nedges; i++) {
-        maxb = m->e[i].mbps > maxb ? m->e[i].mbps : maxb;
+    if (!arrive) {
+        return -ENOMEM;
     }
-    for (int v = 0; v < N; v++) {
-        uint64_t in = m->in_mbps[v];
+    memset(m->taken, 0, (size_t)m->nres * (size_t)(m->H + 1));
+    *slots = 0;
+    for (size_t k = 0; !ret && k < (size_t)p->nsrc * p->chunks; k++) {
+        size_t tree = order[k];
+        int src = p->coll == SWAI_COLL_ALLGATHER ? (int)(tree / p->chunks) : p->root;
+        struct swai_mteg_hop *h = &p->hops[tree * (size_t)N * (size_t)N];
 
-        if (in && (coll == SWAI_COLL_ALLGATHER || v != root)) {
-            double need = coll == SWAI_COLL_ALLGATHER ? (double)(N - 1) * (double)block_bytes :
-                          (double)block_bytes;
+        ret = p->flags & SWAI_MTEG_TM ? swai_mteg_tree(m, src, h, &p->nhops[tree], arrive) :
+              swai_mteg_tree_ea(m, src, h, &p->nhops[tree], arrive);
+        p->ends[tree] = 0;
+        for (int v = 0; !ret && v < N; v++) {
+            p->ends[tree] = arrive[v] > p->ends[tree] ? arrive[v] : p->ends[tree];
+        }
+        *slots = p->ends[tree] > *slots ? p->ends[tree] : *slots;
+    }
+    free(arrive);
+    return ret;
+}
 
-            bw = need / (double)in > bw ? need / (double)in : bw;    /* us */
+/* Ours: promote the tree that ends last, PROMOTE_ROUNDS times; the best order planned. */
+static int promote(struct swai_mteg *m, const struct plan_ctx *p, size_t *order, int *slots)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks;
+    size_t *best = malloc(ntrees * sizeof(*best));
+    int best_slots = *slots, ret = 0, now = *slots;
+
+    if (!best) {
+        return -ENOMEM;
+    }
+    memcpy(best, order, ntrees * sizeof(*best));
+    for (int round = 0; round < PROMOTE_ROUNDS; round++) {
+        size_t at = 0;
+
+        for (size_t k = 1; k < ntrees; k++) {
+            at = p->ends[order[k]] > p->ends[order[at]] ? k : at;
+        }
+        if (!at) {
+            break;      /* the first tree ends last: nothing to favour */
+        }
+        {
+            size_t tree = order[at];
+
+            memmove(&order[1], &order[0], at * sizeof(*order));
+            order[0] = tree;
+        }
+        ret = place(m, p, order, &now);
+        if (ret == -ENOMEM) {
+            break;
+        }
+        if (!ret && now < best_slots) {
+            best_slots = now;
+            memcpy(best, order, ntrees * sizeof(*best));
+        }
+        if (ret) {
+            break;      /* this order does not fit in H: keep the best */
         }
     }
-    for (int k = 0; k < m->nnodes; k++) {
-        int inside = 0, has_root = 0;
-
-        for (int v = 0; v < N; v++) {
-            inside += m->node_of[v] == k;
-            has_root |= m->node_of[v] == k && v == root;
-        }
-        if (m->node_in_mbps[k] && inside < N) {
-            double need = coll == SWAI_COLL_ALLGATHER ?
-                          (double)(N - inside) * (double)block_bytes :
-                          has_root ? 0 : (double)block_bytes;
-
-            bw = need / (double)m->node_in_mbps[k] > bw ? need / (double)m->node_in_mbps[k] : bw;
-        }
+    if (ret != -ENOMEM && (ret || now != best_slots)) {
+        ret = place(m, p, best, slots);     /* it fitted before: it fits again */
+    } else if (!ret) {
+        *slots = now;
     }
-    if (!lat) {
-        return bw;
-    }
-    for (size_t i = 0; i < (size_t)N * (size_t)N; i++) {
-        lat[i] = i % ((size_t)N + 1) ? UINT64_MAX / 4 : 0;
-    }
-    for (int i = 0; i < m->nedges; i++) {
-        uint64_t *l = &lat[(size_t)m->e[i].u * (size_t)N + (size_t)m->e[i].v];
-
-        *l = m->e[i].latency_ns < *l ? m->e[i].latency_ns : *l;
-    }
-    for (int k = 0; k < N; k++) {
-        for (int i = 0; i < N; i++) {
-            for (int j = 0; j < N; j++) {
-                uint64_t via = lat[(size_t)i * N + k] + lat[(size_t)k * N + j];
-
-                if (via < lat[(size_t)i * N + j]) {
-                    lat[(size_t)i * N + j] = via;
-                }
-            }
-        }
-    }
-    for (int s = 0; s < N; s++) {
-        for (int v = 0; v < N; v++) {
-            if ((coll == SWAI_COLL_ALLGATHER || s == root) && lat[(size_t)s * N + v] > worst &&
-                lat[(size_t)s * N + v] < UINT64_MAX / 4) {
-                worst = lat[(size_t)s * N + v];
-            }
-        }
-    }
-    free(lat);
-    /* the farthest pair's latency and one chunk at the fastest link's rate */
-    {
-        double l = (double)worst / 1e3 + (maxb ? (double)chunk_bytes / maxb : 0);
-
-        return l > bw ? l : bw;
-    }
+    free(best);
+    return ret;
 }
 
 /* Plan every tree on an MTEG of @H slots; -ENOSPC if one does not fit. */
-static int plan(const struct swai_topo *t, enum swai_coll coll, int root, int nsrc,
-                uint32_t chunks, uint64_t chunk_bytes, int H, unsigned flags, struct swai_mteg *m,
-                struct swai_mteg_hop *hops, int *nhops, int *slots, char *why, size_t n)
+static int plan(const struct swai_topo *t, const struct plan_ctx *p, uint64_t chunk_bytes,
+                int H, struct swai_mteg *m, int *slots, char *why, size_t n)
 {
-    int N = t->ncards, *arrive = malloc((size_t)N * sizeof(int)), ret;
+    size_t ntrees = (size_t)p->nsrc * p->chunks;
+    size_t *order = malloc(ntrees * sizeof(*order));
+    int ret;
 
-    if (!arrive) {
+    if (!order) {
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    ret = swai_mteg_build(m, t, chunk_bytes, H, flags, why, n);
-    *slots = 0;
-    /* broadcasts by data volume, largest first: all equal here, so by card */
-    for (int i = 0; !ret && i < nsrc; i++) {
-        int src = coll == SWAI_COLL_ALLGATHER ? i : root;
-
-        for (uint32_t c = 0; !ret && c < chunks; c++) {
-            struct swai_mteg_hop *h = &hops[((size_t)i * chunks + c) * (size_t)N * (size_t)N];
-
-            ret = swai_mteg_tree(m, src, h, &nhops[(size_t)i * chunks + c], arrive);
-            for (int v = 0; !ret && v < N; v++) {
-                *slots = arrive[v] > *slots ? arrive[v] : *slots;
-            }
-        }
+    ret = swai_mteg_build(m, t, chunk_bytes, H, p->flags, why, n);
+    /*
+     * Broadcasts by data volume, largest first: all equal here, so by card
+     * -- the seed's every chunk of a source, then the next source; ours
+     * the first chunk of every source, then the second: a link's slots go
+     * to the chunks in the order they can move.
+     */
+    for (size_t k = 0; k < ntrees; k++) {
+        order[k] = p->flags & SWAI_MTEG_TM ? k :
+                   (k % (size_t)p->nsrc) * p->chunks + k / (size_t)p->nsrc;
+    }
+    if (!ret) {
+        ret = place(m, p, order, slots);
+    }
+    if (!ret && !(p->flags & SWAI_MTEG_TM)) {
+        ret = promote(m, p, order, slots);
     }
     if (ret == -ENOMEM) {
         snprintf(why, n, "out of memory");
     }
-    if (ret) {
+    if (ret && m->e) {
         swai_mteg_free(m);
     }
-    free(arrive);
+    free(order);
     return ret;
 }
 
@@ -248,8 +263,9 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
     int N = t->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1, ret, slots;
     uint64_t chunk_bytes = chunks ? (block_bytes + chunks - 1) / chunks : 0;
     struct swai_mteg_hop *hops;
+    struct plan_ctx ctx;
     struct swai_mteg m;
-    int *nhops;
+    int *nhops, *ends;
 
     memset(res, 0, sizeof(*res));
     if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
@@ -266,16 +282,18 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
     /* a tree's paths visit a card at most once each: at most N x N hops */
     hops = malloc((size_t)nsrc * chunks * (size_t)N * (size_t)N * sizeof(*hops));
     nhops = calloc((size_t)nsrc * chunks, sizeof(*nhops));
-    if (!hops || !nhops) {
+    ends = calloc((size_t)nsrc * chunks, sizeof(*ends));
+    if (!hops || !nhops || !ends) {
         free(hops);
         free(nhops);
+        free(ends);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
+    ctx = (struct plan_ctx){ coll, root, nsrc, chunks, flags, hops, nhops, ends };
     /* Without a budget: from a few slots a card, doubling until every tree fits. */
     for (int h = H ? H : 4 * N;; h *= 2) {
-        ret = plan(t, coll, root, nsrc, chunks, chunk_bytes, h, flags, &m, hops, nhops,
-                   &slots, why, n);
+        ret = plan(t, &ctx, chunk_bytes, h, &m, &slots, why, n);
         if (ret != -ENOSPC || H || h > (1 << 16)) {
             if (ret == -ENOSPC) {
                 snprintf(why, n, "%d slots do not reach every card (--slots more)", h);
@@ -288,10 +306,12 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
         res->H = m.H;
         res->slots = slots;
         res->completion_us = (double)slots * (double)m.tau_ps / 1e6;
-        res->lower_bound_us = lower_bound_us(&m, coll, root, block_bytes, chunk_bytes);
+        res->lower_bound_us = (double)swai_mteg_lower_bound(&m, coll, root, chunks) *
+                              (double)m.tau_ps / 1e6;
         swai_mteg_free(&m);
     }
     free(hops);
     free(nhops);
+    free(ends);
     return ret;
 }

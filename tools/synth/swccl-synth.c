@@ -48,6 +48,9 @@ static void usage(FILE *f)
 		"      --seed-rule    seed 003's rule: a chunk takes a link in its first slot\n"
 		"                     only (a slow link starts a chunk every slot); default: for\n"
 		"                     the slots its bytes take\n"
+		"      --tm           seed 003's MTEGCCA exactly (Takahashi-Matsuyama trees, one\n"
+		"                     source after another); default ours, MTEG-EA: earliest-\n"
+		"                     arrival trees, sources interleaved, late trees promoted\n"
 		"      --model        the schedule cost model's time, and RING's beside it\n"
 		"      --json         one JSON object\n");
 }
@@ -70,6 +73,12 @@ static double model_us(const struct swai_sched *s, const struct swai_topo *t, ui
 			    sizeof(why)))
 		return -1;
 	return (double)out.ps / 1e6;
+}
+
+/* nccl-tests' algbw: the collective's size over its time, GB/s. */
+static double algbw(uint64_t bytes, double us)
+{
+	return us > 0 ? (double)bytes / us / 1e3 : 0;
 }
 
 static int write_file(const char *path, char *text)
@@ -97,12 +106,13 @@ int main(int argc, char **argv)
 		{ "msccl", required_argument, NULL, 'x' },
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "seed-rule", no_argument, NULL, 'S' },
+		{ "tm", no_argument, NULL, 'T' },
 		{ "model", no_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL;
+	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL, *algo;
 	uint64_t size = 1 << 20, block;
 	int root = 0, H = 0, nodes = 0, c, coll, ret;
 	uint32_t chunks = 1;
@@ -127,11 +137,13 @@ int main(int argc, char **argv)
 		case 'N': nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'm': model = true; break;
 		case 'S': flags |= SWAI_MTEG_SEED; break;
+		case 'T': flags |= SWAI_MTEG_TM; break;
 		case 'j': json = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	algo = flags & SWAI_MTEG_TM ? "MTEGCCA" : "MTEG-EA";
 	coll = swai_coll_parse(coll_name);
 	if (optind != argc || (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST)) {
 		usage(stderr);
@@ -168,19 +180,21 @@ int main(int argc, char **argv)
 	if (json) {
 		printf("{\"kind\":\"synth\",\"topology\":\"%s\",\"coll\":\"%s\",\"ranks\":%d,"
 		       "\"bytes\":%llu,\"chunks\":%u,\"slots_H\":%d,\"slots\":%d,\"solve_s\":%.6f,"
-		       "\"completion_us\":%.3f,\"lower_bound_us\":%.3f", t.name, coll_name, t.ncards,
-		       (unsigned long long)size, chunks, res.H, res.slots, solve, res.completion_us,
-		       res.lower_bound_us);
+		       "\"completion_us\":%.3f,\"lower_bound_us\":%.3f,\"algbw_gbps\":%.3f,"
+		       "\"algo\":\"%s\"", t.name, coll_name, t.ncards, (unsigned long long)size,
+		       chunks, res.H, res.slots, solve, res.completion_us, res.lower_bound_us,
+		       algbw(size, res.completion_us), algo);
 		if (model && mine >= 0)
 			printf(",\"model_us\":%.3f", mine);
 		if (model && ring_us >= 0)
 			printf(",\"ring_model_us\":%.3f", ring_us);
 		printf("}\n");
 	} else {
-		printf("# swccl-synth %s on %s (%d cards), %llu bytes, %u chunk(s) a block: MTEGCCA\n"
-		       "solve %.4f s, %d of %d slots: completion %.2f us, lower bound %.2f us "
-		       "(%.0f %% above)\n", coll_name, t.name, t.ncards, (unsigned long long)size,
-		       chunks, solve, res.slots, res.H, res.completion_us, res.lower_bound_us,
+		printf("# swccl-synth %s on %s (%d cards), %llu bytes, %u chunk(s) a block: %s\n"
+		       "solve %.4f s, %d of %d slots: completion %.2f us (algbw %.2f GB/s), "
+		       "lower bound %.2f us (%.1f %% above)\n", coll_name, t.name, t.ncards,
+		       (unsigned long long)size, chunks, algo, solve, res.slots, res.H,
+		       res.completion_us, algbw(size, res.completion_us), res.lower_bound_us,
 		       res.lower_bound_us > 0 ? 100 * (res.completion_us / res.lower_bound_us - 1) : 0);
 		if (model && ring_us >= 0)
 			printf("cost model: this schedule %.2f us, RING %.2f us\n", mine, ring_us);

@@ -80,23 +80,88 @@ static void test_tm_tree(void)
 	swai_topo_free(&t);
 }
 
+static void test_ea(void)
+{
+	struct swai_mteg_hop hops[9];
+	struct swai_mteg_result res, tm;
+	int nhops, arrive[3];
+	struct swai_sched s;
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 8, 0, why, sizeof(why)), 0);
+	/* b at 1; c two slots later, its 25 GB/s link busy both */
+	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(nhops, 2);
+	CHECK_EQ(arrive[1], 1);
+	CHECK_EQ(arrive[2], 3);
+	/* again: a -> b waits a slot, b -> c until its link is free at 3 */
+	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(arrive[1], 2);
+	CHECK_EQ(arrive[2], 5);
+	/* from c: b's link to a is free, c -> b is not taken either way */
+	CHECK_EQ(swai_mteg_tree_ea(&m, 2, hops, &nhops, arrive), 0);
+	CHECK_EQ(arrive[1], 2);
+	CHECK_EQ(arrive[0], 3);
+	/* the fourth copy from a reaches c at 7 (b -> c busy to 6): the fifth not in 8 */
+	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), 0);
+	CHECK_EQ(arrive[2], 7);
+	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), -ENOSPC);
+	CHECK_EQ(nhops, 0);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+
+	/*
+	 * NDv2 x 2, 64 MiB: 8 chunks down one InfiniBand link, then across the
+	 * chassis -- ours meets the bound; the seed's MTEGCCA does not.  Each
+	 * chunk crosses the switch once (16 hops between the chassis, not more).
+	 */
+	CHECK_EQ(swai_topo_load(&t, "ndv2x2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 4 << 20, 1, 0, 0, &s, &res, why,
+				 sizeof(why)), 0);
+	CHECK(res.completion_us == res.lower_bound_us);
+	{
+		int across = 0;
+
+		for (int r = 0; r < s.nranks; r++)
+			for (int k = 0; k < s.ranks[r].nsteps; k++)
+				across += s.ranks[r].steps[k].op == SWAI_STEP_SEND &&
+					  t.devs[t.card_dev[r]].node !=
+					  t.devs[t.card_dev[s.ranks[r].steps[k].peer]].node;
+		CHECK_EQ(across, 16);
+	}
+	swai_sched_free(&s);
+	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 4 << 20, 1, 0, SWAI_MTEG_TM, &s, &tm,
+				 why, sizeof(why)), 0);
+	CHECK(tm.completion_us > res.completion_us);
+	swai_sched_free(&s);
+	swai_topo_free(&t);
+}
+
 static void test_synth_presets(void)
 {
-	static const char *const presets[] = { "mesh8", "ring8", "ndv2", "pcie8", "ndv2x2" };
+	static const char *const presets[] = { "mesh8", "ring8", "ndv2", "pcie8", "ndv2x2",
+					       "dgx1", "amd", "dgx2x2" };
 
 	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++)
-		for (int coll = 0; coll < 2; coll++)
+		for (int k = 0; k < 4; k++)
 			for (uint32_t chunks = 1; chunks <= 4; chunks *= 2) {
-				enum swai_coll c = coll ? SWAI_COLL_BROADCAST : SWAI_COLL_ALLGATHER;
+				enum swai_coll c = k & 1 ? SWAI_COLL_BROADCAST : SWAI_COLL_ALLGATHER;
 				struct swai_mteg_result res;
 				struct swai_sched s;
 				struct swai_topo t;
 				char why[256];
 				int ret;
+				/* the seed's TM trees sweep every (card, slot): not at 16+ cards */
+				unsigned flags = k & 2 ? SWAI_MTEG_TM : 0;
 
+				if (flags && p >= 6)
+					continue;
 				CHECK_EQ(swai_topo_load(&t, presets[p], why, sizeof(why)), 0);
-				ret = swai_mteg_synth(&t, c, 3, 1 << 20, chunks, 0, 0, &s, &res, why,
-						      sizeof(why));
+				ret = swai_mteg_synth(&t, c, 3, 1 << 20, chunks, 0, flags, &s, &res,
+						      why, sizeof(why));
 				if (ret)
 					printf("# %s %s: %s\n", presets[p], swai_coll_name(c), why);
 				CHECK_EQ(ret, 0);
@@ -135,8 +200,10 @@ static void test_synth_presets(void)
 static const struct tap_test tests[] = {
 	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
-	{ "MTEGCCA: AllGather and Broadcast on mesh8, ring8, ndv2, pcie8, ndv2x2 verify",
+	{ "MTEG-EA and MTEGCCA: AllGather and Broadcast on 8 presets verify, above the bound",
 	  test_synth_presets },
+	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
+	  test_ea },
 };
 
 TAP_MAIN(tests)

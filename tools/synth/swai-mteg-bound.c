@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-mteg-bound.c - the lower bound the synthesizer reports beside its
+ * completion time (swai-mteg.h, swai_mteg_lower_bound), in the MTEG's own
+ * slots, so that "x % above the bound" compares like with like.
+ *
+ * Two arguments, the larger wins:
+ *  - latency: no card holds a chunk before the shortest path in slots from
+ *    its source;
+ *  - cuts: a set S of cards (every card alone, and every node of the
+ *    topology) must take in M chunks from outside.  Each enters S at least
+ *    once over the last hop of an edge into S, and a hop's link carries one
+ *    chunk per the slots its bytes take from the first slot a chunk can
+ *    reach it, so the M first entries need some last start T'.  (Bytes,
+ *    under the seed's rule too: that rule promises more than the links
+ *    carry, and the bound says so.)  The chunk that enters
+ *    last must still reach every card of S: at least the rest of its edge
+ *    and the shortest path on inside (a card: the rest of the edge only).
+ *    NDv2 x k: 8 x (k-1) chunks down one InfiniBand link, one at a time,
+ *    then across the chassis.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "swai-mteg.h"
+
+#define FAR 0x3fffffff
+
+/* Shortest slots between every two cards over the MTEG's edges (no conflicts). */
+static int *all_pairs(const struct swai_mteg *m)
+{
+    size_t N = (size_t)m->ncards;
+    int *d = malloc(N * N * sizeof(*d));
+
+    if (!d) {
+        return NULL;
+    }
+    for (size_t i = 0; i < N * N; i++) {
+        d[i] = i % (N + 1) ? FAR : 0;
+    }
+    for (int i = 0; i < m->nedges; i++) {
+        int *x = &d[(size_t)m->e[i].u * N + (size_t)m->e[i].v];
+
+        *x = m->e[i].L < *x ? m->e[i].L : *x;
+    }
+    for (size_t k = 0; k < N; k++) {
+        for (size_t i = 0; i < N; i++) {
+            for (size_t j = 0; d[i * N + k] < FAR && j < N; j++) {
+                if (d[i * N + k] + d[k * N + j] < d[i * N + j]) {
+                    d[i * N + j] = d[i * N + k] + d[k * N + j];
+                }
+            }
+        }
+    }
+    return d;
+}
+
+/* An edge's last hop: where a chunk enters the card it goes to. */
+static int last(const struct swai_mteg_edge *e)
+{
+    return e->nhops - 1;
+}
+
+/*
+ * The smallest slot T' by which the links into S (the last hops of edges
+ * into it) can have started @M chunks: a link from the first slot a chunk
+ * can be on it, one chunk every `busy` slots (the least of the edges on it,
+ * so that the bound stays a bound).
+ */
+static int last_entry(const struct swai_mteg *m, const bool *in, int M, const int *held)
+{
+    int *s = malloc(((size_t)m->nres + 1) * sizeof(*s));
+    int *b = malloc(((size_t)m->nres + 1) * sizeof(*b));
+    int T = FAR, latest = 0, widest = 1;
+
+    if (!s || !b) {
+        free(s);
+        free(b);
+        return 0;       /* no bound is still a bound */
+    }
+    for (int r = 0; r < m->nres; r++) {
+        s[r] = FAR;
+        b[r] = FAR;
+    }
+    for (int i = 0; i < m->nedges; i++) {
+        const struct swai_mteg_edge *e = &m->e[i];
+        int r = e->res[last(e)];
+
+        if (!in[e->u] && in[e->v] && held[e->u] < FAR) {
+            s[r] = held[e->u] + e->at[last(e)] < s[r] ? held[e->u] + e->at[last(e)] : s[r];
+            b[r] = e->bytes[last(e)] < b[r] ? e->bytes[last(e)] : b[r];
+        }
+    }
+    for (int r = 0; r < m->nres; r++) {
+        if (s[r] < FAR) {
+            T = s[r] < T ? s[r] : T;
+            latest = s[r] > latest ? s[r] : latest;
+            widest = b[r] > widest ? b[r] : widest;
+        }
+    }
+    /* one link alone carries M by latest + M x widest: the loop ends */
+    for (; T < FAR && T <= latest + M * widest; T++) {
+        long cap = 0;
+
+        for (int r = 0; r < m->nres; r++) {
+            cap += s[r] <= T ? (T - s[r]) / b[r] + 1 : 0;
+        }
+        if (cap >= M) {
+            break;
+        }
+    }
+    free(s);
+    free(b);
+    return T;
+}
+
+/*
+ * The cut bound of the cards with in[v] set: @M chunks from outside, the
+ * earliest a chunk is at any card @held[u] (0 for AllGather's sources).
+ */
+static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int *held,
+                     const int *d)
+{
+    int N = m->ncards, drain = 0;
+
+    if (M <= 0) {
+        return 0;
+    }
+    /* the chunk entering last: the rest of its edge, then to the farthest card of S */
+    for (int v = 0; v < N; v++) {
+        int best = FAR;
+
+        for (int i = 0; in[v] && i < m->nedges; i++) {
+            const struct swai_mteg_edge *e = &m->e[i];
+            int rest = e->L - e->at[last(e)];
+
+            if (!in[e->u] && in[e->v] && d[(size_t)e->v * (size_t)N + (size_t)v] < FAR &&
+                rest + d[(size_t)e->v * (size_t)N + (size_t)v] < best) {
+                best = rest + d[(size_t)e->v * (size_t)N + (size_t)v];
+            }
+        }
+        if (in[v]) {
+            drain = best > drain ? best : drain;
+        }
+    }
+    if (drain >= FAR) {
+        return FAR;     /* S cannot be reached */
+    }
+    return last_entry(m, in, M, held) + drain;
+}
+
+int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                          uint32_t chunks)
+{
+    int N = m->ncards, best = 0, *held = malloc((size_t)N * sizeof(*held));
+    bool *in = calloc((size_t)N, sizeof(*in));
+    int *d = all_pairs(m);
+
+    if (!d || !held || !in) {
+        free(d);
+        free(held);
+        free(in);
+        return 0;
+    }
+    for (int v = 0; v < N; v++) {
+        held[v] = coll == SWAI_COLL_ALLGATHER ? 0 : d[(size_t)root * (size_t)N + (size_t)v];
+        for (int s = 0; s < N; s++) {
+            int x = d[(size_t)s * (size_t)N + (size_t)v];
+
+            if ((coll == SWAI_COLL_ALLGATHER || s == root) && x < FAR && x > best) {
+                best = x;   /* latency */
+            }
+        }
+    }
+    /* every card alone, then every node */
+    for (int k = 0; k < N + m->nnodes; k++) {
+        int inside = 0, has_root = 0, M;
+
+        for (int v = 0; v < N; v++) {
+            in[v] = k < N ? v == k : m->node_of[v] == k - N;
+            inside += in[v];
+            has_root |= in[v] && v == root;
+        }
+        if (!inside || inside == N) {
+            continue;
+        }
+        M = coll == SWAI_COLL_ALLGATHER ? (N - inside) * (int)chunks :
+            has_root ? 0 : (int)chunks;
+        {
+            int c = cut_slots(m, in, M, held, d);
+
+            best = c < FAR && c > best ? c : best;
+        }
+    }
+    free(d);
+    free(held);
+    free(in);
+    return best;
+}

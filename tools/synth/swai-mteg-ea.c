@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-mteg-ea.c - ours: one chunk's earliest-arrival tree on the MTEG
+ * (swai-mteg.h, swai_mteg_tree_ea).
+ *
+ * Every edge out of a settled card is timed at the first slot, from the one
+ * the card holds the chunk, at which all its hops' links are free; the
+ * unsettled card with the earliest arrival is settled next and its edge
+ * taken at once.  Taking an edge can only delay other candidates, never
+ * advance them, so a candidate is re-timed lazily when it comes up with a
+ * taken edge, and the order in which cards settle is still by arrival --
+ * Dijkstra with lazy keys.  A tree costs O(E x the slots a busy link
+ * pushes a chunk) instead of the TM tree's N sweeps over every (card, slot).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "swai-mteg.h"
+
+#define NEVER 0x3fffffff
+
+/* The first slot >= @t at which @e may leave and still arrive by H, or -1. */
+static int first_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t)
+{
+    for (; t + e->L <= m->H; t++) {
+        if (swai_mteg_edge_free(m, e, t)) {
+            return t;
+        }
+    }
+    return -1;
+}
+
+struct cand {
+    int at;         /* the slot it would hold the chunk, NEVER without an edge */
+    int e, t0;      /* over edge @e, leaving at @t0 */
+};
+
+/*
+ * A chunk enters a node once: an edge from another node into a node that
+ * already holds it would spend the scarce links between nodes (the cut the
+ * bound counts) to save a hop or two inside.  Without this rule a DGX-2
+ * pair sends each chunk over several of its eight 12.5 GB/s links.
+ */
+static bool crosses_again(const struct swai_mteg *m, int e, const bool *reached)
+{
+    int a = m->node_of[m->e[e].u], b = m->node_of[m->e[e].v];
+
+    return a != b && reached[b];
+}
+
+/* @c improved by edge @e from a card holding the chunk at @held? */
+static void offer(const struct swai_mteg *m, struct cand *c, int e, int held,
+                  const bool *reached)
+{
+    int t0 = crosses_again(m, e, reached) ? -1 : first_free(m, &m->e[e], held);
+
+    /* ties: the earlier departure, then the lower edge -- deterministic */
+    if (t0 >= 0 && (t0 + m->e[e].L < c->at ||
+                    (t0 + m->e[e].L == c->at && t0 < c->t0))) {
+        *c = (struct cand){ t0 + m->e[e].L, e, t0 };
+    }
+}
+
+/* Re-time card @v's best edge from the settled cards. */
+static void retime(const struct swai_mteg *m, struct cand *c, int v, const int *arrive,
+                   const bool *reached)
+{
+    *c = (struct cand){ NEVER, -1, NEVER };
+    for (int k = m->in_off[v]; k < m->in_off[v + 1]; k++) {
+        int e = m->in[k];
+
+        if (arrive[m->e[e].u] >= 0) {
+            offer(m, c, e, arrive[m->e[e].u], reached);
+        }
+    }
+}
+
+int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
+                      int *nhops, int *arrive)
+{
+    int N = m->ncards, ret = 0, u = src;
+    struct cand *c = malloc((size_t)N * sizeof(*c));
+    bool *reached = calloc((size_t)m->nnodes + 1, sizeof(*reached));
+
+    *nhops = 0;
+    if (!c || !reached) {
+        free(c);
+        free(reached);
+        return -ENOMEM;
+    }
+    for (int v = 0; v < N; v++) {
+        arrive[v] = -1;
+        c[v] = (struct cand){ NEVER, -1, NEVER };
+    }
+    arrive[src] = 0;
+    reached[m->node_of[src]] = true;
+    for (int left = N - 1; left > 0;) {
+        int best = -1;
+
+        for (int k = m->out_off[u]; k < m->out_off[u + 1]; k++) {
+            int e = m->out[k];
+
+            if (arrive[m->e[e].v] < 0) {
+                offer(m, &c[m->e[e].v], e, arrive[u], reached);
+            }
+        }
+        for (;;) {
+            best = -1;
+            for (int v = 0; v < N; v++) {
+                if (arrive[v] < 0 && c[v].at < NEVER && (best < 0 || c[v].at < c[best].at)) {
+                    best = v;
+                }
+            }
+            if (best < 0 || (!crosses_again(m, c[best].e, reached) &&
+                             swai_mteg_edge_free(m, &m->e[c[best].e], c[best].t0))) {
+                break;
+            }
+            /* its edge was taken by this tree, or its node reached meanwhile */
+            retime(m, &c[best], best, arrive, reached);
+        }
+        if (best < 0) {
+            ret = -ENOSPC;     /* H slots do not reach every card */
+            break;
+        }
+        hops[*nhops] = (struct swai_mteg_hop){ c[best].e, c[best].t0 };
+        swai_mteg_take(m, &hops[(*nhops)++], true);
+        arrive[best] = c[best].at;
+        reached[m->node_of[best]] = true;
+        u = best;
+        left--;
+    }
+    if (ret) {
+        for (int i = 0; i < *nhops; i++) {
+            swai_mteg_take(m, &hops[i], false);
+        }
+        *nhops = 0;
+    }
+    free(c);
+    free(reached);
+    return ret;
+}
