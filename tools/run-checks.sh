@@ -368,6 +368,29 @@ cluster_nic_check() {
 # every message: the selftest's sweep, then swccl-bench's rows -- every
 # (x, y) block checked, the lowered programs' time predicted exactly, and
 # PLANE sending 4 times fewer messages between the nodes than DIRECT.
+# Seed 003's DGX1 (TE-CCL's wiring) as the VM's fabric: an AllGather swccl-synth
+# makes for it in the guest runs on the 8 cards from the file, beside HD.
+dgx1_check() {
+	local n=0 log rows
+	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+	log=$(vm --cards 8 --topology dgx1 --hbm-mb 64 -- sh -c \
+		'swccl-synth -t dgx1 -c allgather --size 1M --chunks 2 -o /tmp/dgx1.json --json &&
+		 SWCCL_SCHED_FILE=/tmp/dgx1.json swccl-bench allgather --cards 8 -g 1 -b 64K -e 4M \
+			-f 8 -a FILE -n 1 -w 1 --json --no-summary &&
+		 swccl-bench allgather --cards 8 -g 1 -b 64K -e 4M -f 8 -a HD -n 1 -w 1 --json \
+			--no-summary')
+	rows=$(echo "$log" | grep '^{"kind":"row"')
+	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
+	echo "$rows" | jq -c '{bytes, algo, time_us, predicted_us, wrong}' | sed 's/^/# /'
+	t "an AllGather synthesized for dgx1 in the guest: 3 rows on its 8 cards, 0 wrong" \
+		'echo "$rows" | jq -se "map(select(.algo == \"FILE\")) | length == 3 and
+			all(.[]; .wrong == 0)" >/dev/null'
+	t "its predicted_us is the modeled time in every row (and HD's)" \
+		'echo "$rows" | jq -se "length == 6 and
+			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
+	echo "1..$n"
+}
+
 alltoall_check() {
 	local n=0 log rows
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
@@ -594,6 +617,7 @@ run_suite vm-8cards-all-local vm --cards 8 --hbm-mb 64 --local-mb 64 --nic-hub -
 run_suite vm-8cards-ring vm --cards 8 --topology ring8 --hbm-mb 64 -- \
 	swccl_xcard_test -t partial_fabric -t cards_8 -t types_and_ops -t levels_8x4
 run_suite smi-json smi_json
+run_suite vm-8cards-dgx1 dgx1_check
 run_suite vm-8cards-alltoall alltoall_check
 # A root process in the guest fuzzing a bare card's BARs (the device model survives).
 run_suite vm-mmio-fuzz vm --cards 2 -- swai_mmio_fuzz "${SWAI_FUZZ_MMIO_SECONDS:-20}"
