@@ -79,7 +79,7 @@ define archive
 	ar rcs $@ $^
 endef
 
-.PHONY: all setup check demo module libs runtime collectives tools selftests unit-tests faults \
+.PHONY: all setup check demo figures module libs runtime collectives tools selftests unit-tests faults \
 	dkms-source dkms-install dkms-uninstall \
 	clean lint need-setup install uninstall fuzz debug-kernel check-debug
 
@@ -320,6 +320,14 @@ $(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicar
 		$(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(DRM_LIBS) -lm
+
+# make figures: seed 003's figures 3-9 (tables and PNGs in build/figures/synth), made
+# again only when the synthesizer, the script or a topology changes.
+figures: $(B)/figures/synth/.done
+$(B)/figures/synth/.done: $(B)/bin/swccl-synth tools/synth/synth-figures.sh \
+		$(wildcard tools/cluster/topologies/*.json)
+	tools/synth/synth-figures.sh $(B)/figures/synth
+	@touch $@
 
 # --- selftests (run inside the VM) -----------------------------------------------------
 ST_SRC := $(wildcard selftests/*.c)
