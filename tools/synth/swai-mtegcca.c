@@ -181,15 +181,15 @@ static void events(const struct swai_mteg *m, enum swai_coll coll, int root, int
 }
 
 /* The trees as steps: every rank's sends and receives in slot order. */
-static int to_schedule(const struct swai_mteg *m, enum swai_coll coll, int root, int nsrc,
-                       uint32_t chunks, const struct swai_mteg_hop *hops, const int *nhops,
-                       struct swai_sched *s, char *why, size_t n)
+int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_coll coll,
+                       int root, uint32_t chunks, const struct swai_mteg_hop *hops,
+                       const int *nhops, struct swai_sched *s, char *why, size_t n)
 {
-    int N = m->ncards;
+    int N = m->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1;
     struct event **ev = calloc((size_t)N, sizeof(*ev));
     int *nev = calloc((size_t)N, sizeof(*nev)), ret;
 
-    ret = swai_sched_init(s, "MTEG", coll, N, root, chunks);
+    ret = swai_sched_init(s, name, coll, N, root, chunks);
     if (!ev || !nev) {
         ret = -ENOMEM;
     }
@@ -240,18 +240,23 @@ static int to_schedule(const struct swai_mteg *m, enum swai_coll coll, int root,
     return ret;
 }
 
-int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
-                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
-                    struct swai_sched *s, struct swai_mteg_result *res,
-                    char *why, size_t n)
+void swai_mteg_plan_free(struct swai_mteg_plan *p)
+{
+    swai_mteg_free(&p->m);
+    free(p->hops);
+    free(p->nhops);
+    memset(p, 0, sizeof(*p));
+}
+
+int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
+                   uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
+                   struct swai_mteg_plan *p, struct swai_mteg_result *res, char *why, size_t n)
 {
     int N = t->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1, ret, slots;
     uint64_t chunk_bytes = chunks ? (block_bytes + chunks - 1) / chunks : 0;
-    struct swai_mteg_hop *hops;
-    struct swai_mteg m;
-    int *nhops;
 
     memset(res, 0, sizeof(*res));
+    memset(p, 0, sizeof(*p));
     if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
         snprintf(why, n, "%s: the synthesizer makes allgather and broadcast",
                  swai_coll_name(coll));
@@ -264,18 +269,18 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
         return -EINVAL;
     }
     /* a tree's paths visit a card at most once each: at most N x N hops */
-    hops = malloc((size_t)nsrc * chunks * (size_t)N * (size_t)N * sizeof(*hops));
-    nhops = calloc((size_t)nsrc * chunks, sizeof(*nhops));
-    if (!hops || !nhops) {
-        free(hops);
-        free(nhops);
+    p->ntrees = nsrc * (int)chunks;
+    p->hops = malloc((size_t)p->ntrees * (size_t)N * (size_t)N * sizeof(*p->hops));
+    p->nhops = calloc((size_t)p->ntrees, sizeof(*p->nhops));
+    if (!p->hops || !p->nhops) {
+        swai_mteg_plan_free(p);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
     /* Without a budget: from a few slots a card, doubling until every tree fits. */
     for (int h = H ? H : 4 * N;; h *= 2) {
-        ret = plan(t, coll, root, nsrc, chunks, chunk_bytes, h, flags, &m, hops, nhops,
-                   &slots, why, n);
+        ret = plan(t, coll, root, nsrc, chunks, chunk_bytes, h, flags, &p->m, p->hops,
+                   p->nhops, &slots, why, n);
         if (ret != -ENOSPC || H || h > (1 << 16)) {
             if (ret == -ENOSPC) {
                 snprintf(why, n, "%d slots do not reach every card (--slots more)", h);
@@ -283,15 +288,31 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
             break;
         }
     }
-    if (!ret) {
-        ret = to_schedule(&m, coll, root, nsrc, chunks, hops, nhops, s, why, n);
-        res->H = m.H;
-        res->slots = slots;
-        res->completion_us = (double)slots * (double)m.tau_ps / 1e6;
-        res->lower_bound_us = lower_bound_us(&m, coll, root, block_bytes, chunk_bytes);
-        swai_mteg_free(&m);
+    if (ret) {
+        free(p->hops);
+        free(p->nhops);
+        memset(p, 0, sizeof(*p));   /* plan() freed the MTEG */
+        return ret;
     }
-    free(hops);
-    free(nhops);
+    res->H = p->m.H;
+    res->slots = slots;
+    res->completion_us = (double)slots * (double)p->m.tau_ps / 1e6;
+    res->lower_bound_us = lower_bound_us(&p->m, coll, root, block_bytes, chunk_bytes);
+    return 0;
+}
+
+int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
+                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
+                    struct swai_sched *s, struct swai_mteg_result *res,
+                    char *why, size_t n)
+{
+    struct swai_mteg_plan p;
+    int ret;
+
+    ret = swai_mteg_plan(t, coll, root, block_bytes, chunks, H, flags, &p, res, why, n);
+    if (!ret) {
+        ret = swai_mteg_schedule(&p.m, "MTEG", coll, root, chunks, p.hops, p.nhops, s, why, n);
+        swai_mteg_plan_free(&p);
+    }
     return ret;
 }
