@@ -32,6 +32,9 @@ CLUSTER_LIBS := -ljansson $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 # The simulator's: SimGrid (Debian's libsimgrid-dev), through its C API.
 SIMGRID_CFLAGS := $(shell pkg-config --cflags simgrid 2>/dev/null)
 SIMGRID_LIBS := $(shell pkg-config --libs simgrid 2>/dev/null || echo -lsimgrid)
+# The synthesizer's MILP: COIN-OR CBC (Debian's coinor-libcbc-dev), through its C API.
+CBC_CFLAGS := $(shell pkg-config --cflags cbc 2>/dev/null)
+CBC_LIBS := $(shell pkg-config --libs cbc 2>/dev/null || echo -lCbcSolver -lCbc)
 # Public headers every userspace component may include.
 INC := -I$(TOP)/uapi -Iruntime/include -Icollectives/include -Iruntime/kernels -Itools/card \
 	-Itools/lib
@@ -56,8 +59,8 @@ DIRFLAGS_tools/card/tests := -Ikernel -Itools/card/tests
 DIRFLAGS_tools/cluster := -DSWAI_TOPO_DIR='"$(TOP)/tools/cluster/topologies"' $(XML_CFLAGS) -Ikernel
 DIRFLAGS_tools/cluster/tests := -Itools/cluster
 DIRFLAGS_tools/sim := -Itools/cluster $(SIMGRID_CFLAGS)
-DIRFLAGS_tools/synth := -Itools/cluster
-DIRFLAGS_tools/synth/tests := -Itools/cluster -Itools/synth
+DIRFLAGS_tools/synth := -Itools/cluster $(CBC_CFLAGS)
+DIRFLAGS_tools/synth/tests := -Itools/cluster -Itools/synth $(CBC_CFLAGS)
 DIRFLAGS_tools/sim/tests := -Itools/cluster -Itools/sim $(SIMGRID_CFLAGS)
 DIRFLAGS_tools/qemu := -Ikernel -Itools/cluster -I$(B)/gen
 DIRFLAGS_tools/qemu/tests := -Ikernel -Itools/qemu -Itools/cluster -I$(B)/gen
@@ -309,7 +312,7 @@ SYNTH_SRC := $(wildcard tools/synth/*.c)
 $(B)/bin/swccl-synth: $(call objs,obj,$(SYNTH_SRC)) $(B)/obj/lib/libswaicluster.a \
 		$(B)/obj/lib/libswaicard.a $(B)/obj/lib/libswaicli.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(CLUSTER_LIBS) -lm
+	$(CC) -o $@ $^ $(CLUSTER_LIBS) $(CBC_LIBS) -lm
 # swccl-sim: the same schedules at scale on SimGrid (tools/sim/).
 SIM_SRC := $(wildcard tools/sim/*.c)
 $(B)/bin/swccl-sim: $(call objs,obj,$(SIM_SRC)) $(B)/obj/lib/libswaicluster.a \
@@ -367,7 +370,7 @@ $(B)/tests/swai-synth-test: $(B)/san/tools/synth/tests/swai-synth-test.o \
 		$(call objs,san,$(filter-out tools/synth/swccl-synth.c,$(SYNTH_SRC))) \
 		$(B)/san/lib/libswaicluster.a $(B)/san/lib/libswaicard.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) -lm
+	$(CC) $(SAN) -o $@ $^ $(CLUSTER_LIBS) $(CBC_LIBS) -lm
 $(B)/tests/swai-cli-test: $(B)/san/tools/lib/tests/swai-cli-test.o $(B)/san/lib/libswaicli.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ -lm

@@ -227,6 +227,13 @@ synth_cli() {
 		'"$b" -t ndv2x2 --size 64M --json --seed-rule |
 		   jq -e ".completion_us < .lower_bound_us" >/dev/null &&
 		 "$b" -t ndv2x2 --size 64M --json | jq -e ".completion_us >= .lower_bound_us" >/dev/null'
+	out=$("$b" -t ndv2 -c broadcast --size 1M --chunks 2 --milp=30 --json \
+		-o "$top/build/synth-milp.json")
+	echo "$out" | sed 's/^/# /'
+	t "--milp: CBC proves ndv2's 2-chunk Broadcast optimum, 6 slots; its schedule verifies" \
+		'echo "$out" | jq -e ".milp_proven and .milp_slots == 6 and .slots >= .milp_slots and
+		   .milp_cols > 0 and .milp_rows > 0" >/dev/null &&
+		 "$s" verify --in "$top/build/synth-milp.json" | grep -q "^MILP .*correct"'
 	out=$("$b" -t pcie8 --slots 2 2>&1); rc=$?
 	t "too few slots fail, saying what to do" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q -- "--slots"'

@@ -142,6 +142,37 @@ struct swai_mteg_result {
 };
 
 /*
+ * MTEGCCA's trees, before they become a schedule (the MILP, swai-milp.h,
+ * starts from them): tree i * chunks + c is source i's chunk c (Broadcast:
+ * i = 0, the root), its hops at hops[(i * chunks + c) * ncards * ncards]
+ * (nhops[i * chunks + c] of them), on @m, whose taken slots are theirs.
+ */
+struct swai_mteg_plan {
+    struct swai_mteg m;
+    int ntrees;
+    struct swai_mteg_hop *hops;
+    int *nhops;
+};
+
+/*
+ * MTEGCCA's trees for @coll as swai_mteg_synth() plans them, into *p (free
+ * with swai_mteg_plan_free).  0, or -errno with @why.
+ */
+int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
+                   uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
+                   struct swai_mteg_plan *p, struct swai_mteg_result *res, char *why, size_t n);
+void swai_mteg_plan_free(struct swai_mteg_plan *p);
+
+/*
+ * Trees in swai_mteg_plan's layout, planned on @m (MTEGCCA's, the MILP's),
+ * as the schedule @name into *s: a send and a receive per hop, each rank's
+ * in slot order.  0, or -errno with @why.
+ */
+int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_coll coll,
+                       int root, uint32_t chunks, const struct swai_mteg_hop *hops,
+                       const int *nhops, struct swai_sched *s, char *why, size_t n);
+
+/*
  * MTEGCCA for @coll (SWAI_COLL_ALLGATHER, or SWAI_COLL_BROADCAST from
  * @root) of blocks of @block_bytes cut into @chunks chunks, on @t: the
  * schedule into *s (free with swai_sched_free).  @H 0: start small and

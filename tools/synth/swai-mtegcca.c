@@ -196,15 +196,15 @@ static void events(const struct swai_mteg *m, enum swai_coll coll, int root, int
 }
 
 /* The trees as steps: every rank's sends and receives in slot order. */
-static int to_schedule(const struct swai_mteg *m, enum swai_coll coll, int root, int nsrc,
-                       uint32_t chunks, const struct swai_mteg_hop *hops, const int *nhops,
-                       struct swai_sched *s, char *why, size_t n)
+int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_coll coll,
+                       int root, uint32_t chunks, const struct swai_mteg_hop *hops,
+                       const int *nhops, struct swai_sched *s, char *why, size_t n)
 {
-    int N = m->ncards;
+    int N = m->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1;
     struct event **ev = calloc((size_t)N, sizeof(*ev));
     int *nev = calloc((size_t)N, sizeof(*nev)), ret;
 
-    ret = swai_sched_init(s, "MTEG", coll, N, root, chunks);
+    ret = swai_sched_init(s, name, coll, N, root, chunks);
     if (!ev || !nev) {
         ret = -ENOMEM;
     }
@@ -255,19 +255,25 @@ static int to_schedule(const struct swai_mteg *m, enum swai_coll coll, int root,
     return ret;
 }
 
-int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
-                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
-                    struct swai_sched *s, struct swai_mteg_result *res,
-                    char *why, size_t n)
+void swai_mteg_plan_free(struct swai_mteg_plan *p)
+{
+    swai_mteg_free(&p->m);
+    free(p->hops);
+    free(p->nhops);
+    memset(p, 0, sizeof(*p));
+}
+
+int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
+                   uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
+                   struct swai_mteg_plan *p, struct swai_mteg_result *res, char *why, size_t n)
 {
     int N = t->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1, ret, slots;
     uint64_t chunk_bytes = chunks ? (block_bytes + chunks - 1) / chunks : 0;
-    struct swai_mteg_hop *hops;
     struct plan_ctx ctx;
-    struct swai_mteg m;
-    int *nhops, *ends;
+    int *ends;
 
     memset(res, 0, sizeof(*res));
+    memset(p, 0, sizeof(*p));
     if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
         snprintf(why, n, "%s: the synthesizer makes allgather and broadcast",
                  swai_coll_name(coll));
@@ -280,20 +286,20 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
         return -EINVAL;
     }
     /* a tree's paths visit a card at most once each: at most N x N hops */
-    hops = malloc((size_t)nsrc * chunks * (size_t)N * (size_t)N * sizeof(*hops));
-    nhops = calloc((size_t)nsrc * chunks, sizeof(*nhops));
-    ends = calloc((size_t)nsrc * chunks, sizeof(*ends));
-    if (!hops || !nhops || !ends) {
-        free(hops);
-        free(nhops);
+    p->ntrees = nsrc * (int)chunks;
+    p->hops = malloc((size_t)p->ntrees * (size_t)N * (size_t)N * sizeof(*p->hops));
+    p->nhops = calloc((size_t)p->ntrees, sizeof(*p->nhops));
+    ends = calloc((size_t)p->ntrees, sizeof(*ends));
+    if (!p->hops || !p->nhops || !ends) {
         free(ends);
+        swai_mteg_plan_free(p);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    ctx = (struct plan_ctx){ coll, root, nsrc, chunks, flags, hops, nhops, ends };
+    ctx = (struct plan_ctx){ coll, root, nsrc, chunks, flags, p->hops, p->nhops, ends };
     /* Without a budget: from a few slots a card, doubling until every tree fits. */
     for (int h = H ? H : 4 * N;; h *= 2) {
-        ret = plan(t, &ctx, chunk_bytes, h, &m, &slots, why, n);
+        ret = plan(t, &ctx, chunk_bytes, h, &p->m, &slots, why, n);
         if (ret != -ENOSPC || H || h > (1 << 16)) {
             if (ret == -ENOSPC) {
                 snprintf(why, n, "%d slots do not reach every card (--slots more)", h);
@@ -301,17 +307,33 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
             break;
         }
     }
-    if (!ret) {
-        ret = to_schedule(&m, coll, root, nsrc, chunks, hops, nhops, s, why, n);
-        res->H = m.H;
-        res->slots = slots;
-        res->completion_us = (double)slots * (double)m.tau_ps / 1e6;
-        res->lower_bound_us = (double)swai_mteg_lower_bound(&m, coll, root, chunks) *
-                              (double)m.tau_ps / 1e6;
-        swai_mteg_free(&m);
-    }
-    free(hops);
-    free(nhops);
     free(ends);
+    if (ret) {
+        free(p->hops);
+        free(p->nhops);
+        memset(p, 0, sizeof(*p));   /* plan() freed the MTEG */
+        return ret;
+    }
+    res->H = p->m.H;
+    res->slots = slots;
+    res->completion_us = (double)slots * (double)p->m.tau_ps / 1e6;
+    res->lower_bound_us = (double)swai_mteg_lower_bound(&p->m, coll, root, chunks) *
+                          (double)p->m.tau_ps / 1e6;
+    return 0;
+}
+
+int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
+                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
+                    struct swai_sched *s, struct swai_mteg_result *res,
+                    char *why, size_t n)
+{
+    struct swai_mteg_plan p;
+    int ret;
+
+    ret = swai_mteg_plan(t, coll, root, block_bytes, chunks, H, flags, &p, res, why, n);
+    if (!ret) {
+        ret = swai_mteg_schedule(&p.m, "MTEG", coll, root, chunks, p.hops, p.nhops, s, why, n);
+        swai_mteg_plan_free(&p);
+    }
     return ret;
 }

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * swccl-synth - topology-aware schedule synthesis (seed 003's MTEGCCA;
- * tools/synth/swai-mteg.h; Documentation/cluster.md §10):
+ * swccl-synth - topology-aware schedule synthesis (seed 003's MTEG; ours,
+ * MTEG-EA, or with --tm the seed's MTEGCCA; tools/synth/swai-mteg.h;
+ * Documentation/cluster.md §10):
  *
  *   swccl-synth -t ndv2 -c allgather --size 1M [--chunks C] [--slots H] [--json]
- *               [-o FILE.json] [--msccl FILE.xml] [--model]
+ *               [-o FILE.json] [--msccl FILE.xml] [--model] [--milp[=SECONDS]]
  *   swccl-synth -t ndv2x2 --nodes 4 ...   (NDv2 x 4: node 0's pattern, 4 times)
  *
  * Prints what the synthesizer took (solve_s), the completion time its
- * slots promise (completion_us), a lower bound (lower_bound_us: every card
- * takes in its bytes at its links' rate; the farthest pair's latency), and
- * with --model the schedule cost model's time for it and for RING.  The
- * schedule is verified before it is written.
+ * slots promise (completion_us), a lower bound (lower_bound_us, swai-mteg-
+ * bound.c: the farthest pair; every card's and node's cut), and with
+ * --model the schedule cost model's time for it and for RING.  With
+ * --milp, seed 003's MILP solved by CBC on the heuristic's slots, from its
+ * trees (swai-milp.h): the optimum, or the best CBC reached in the time
+ * limit, and the heuristic's gap to it; -o/--msccl then write the MILP's
+ * schedule.  A schedule is verified before it is written.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +27,7 @@
 
 #include "swai-cli.h"
 #include "swai-gen.h"
+#include "swai-milp.h"
 #include "swai-msccl.h"
 #include "swai-mteg.h"
 #include "swai-sched-cost.h"
@@ -34,7 +40,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " PROG " [-t TOPOLOGY] [-c allgather|broadcast] [--size S] [-r ROOT]\n"
 		"                   [--chunks C] [--slots H] [-o FILE.json] [--msccl FILE.xml]\n"
-		"                   [--model] [--json]\n"
+		"                   [--model] [--milp[=SECONDS]] [--json]\n"
 		"  -t, --topology T   a topology file or preset (default ndv2)\n"
 		"      --nodes K      K nodes after the pattern of the topology's node 0 (its\n"
 		"                     cards, links, links to switches): -t ndv2x2 --nodes 4\n"
@@ -52,6 +58,10 @@ static void usage(FILE *f)
 		"                     source after another); default ours, MTEG-EA: earliest-\n"
 		"                     arrival trees, sources interleaved, late trees promoted\n"
 		"      --model        the schedule cost model's time, and RING's beside it\n"
+		"      --milp[=S]     seed 003's MILP by CBC on the heuristic's slots, from its\n"
+		"                     trees, for at most S seconds (default 60): the optimum, its\n"
+		"                     gap to it (with --model its schedule's time too); -o and\n"
+		"                     --msccl write the MILP's schedule\n"
 		"      --json         one JSON object\n");
 }
 
@@ -81,6 +91,76 @@ static double algbw(uint64_t bytes, double us)
 	return us > 0 ? (double)bytes / us / 1e3 : 0;
 }
 
+/*
+ * --milp: MTEGCCA again on H = its last slot (where it ended, so its trees
+ * fit: the MIP start), CBC on that MTEG; with @s, the solution's schedule,
+ * verified.
+ */
+static int run_milp(const struct swai_topo *t, enum swai_coll coll, int root, uint64_t block,
+		    uint32_t chunks, unsigned flags, int slots, long limit, struct swai_sched *s,
+		    struct swai_milp_result *r, double *tau_us, char *why, size_t n)
+{
+	struct swai_mteg_result res;
+	struct swai_mteg_plan p;
+	struct swai_mteg_hop *hops;
+	int *nhops, ret;
+
+	ret = swai_mteg_plan(t, coll, root, block, chunks, slots, flags, &p, &res, why, n);
+	if (ret)
+		return ret;
+	*tau_us = (double)p.m.tau_ps / 1e6;
+	hops = malloc((size_t)p.ntrees * (size_t)t->ncards * (size_t)t->ncards * sizeof(*hops));
+	nhops = calloc((size_t)p.ntrees, sizeof(*nhops));
+	ret = hops && nhops ? 0 : -ENOMEM;
+	if (ret)
+		snprintf(why, n, "out of memory");
+	if (!ret)
+		ret = swai_milp_solve(&p.m, coll, root, chunks, (double)limit, p.hops, p.nhops,
+				      hops, nhops, r, why, n);
+	if (!ret && r->status != 0 && r->status != 1) {
+		snprintf(why, n, "CBC ended without a solution (status %d), the heuristic's start "
+			 "refused", r->status);
+		ret = -EPROTO;
+	}
+	if (!ret && s)
+		ret = swai_mteg_schedule(&p.m, "MILP", coll, root, chunks, hops, nhops, s, why, n);
+	if (!ret && s && swai_sched_verify(s, why, n)) {
+		swai_sched_free(s);
+		ret = -EPROTO;
+	}
+	free(hops);
+	free(nhops);
+	swai_mteg_plan_free(&p);
+	return ret;
+}
+
+/* The MILP's figures, and the heuristic's (@algo) gap to them: JSON fields or a line. */
+static void print_milp(bool json, const char *algo, const struct swai_milp_result *r,
+		       int mteg_slots, double tau_us, long limit, double model)
+{
+	double gap = r->slots ? 100.0 * (mteg_slots - r->slots) / r->slots : 0;
+
+	if (json) {
+		printf(",\"milp_slots\":%d,\"milp_us\":%.3f,\"milp_proven\":%s,"
+		       "\"milp_bound_us\":%.3f,\"milp_s\":%.3f,\"milp_cols\":%d,\"milp_rows\":%d,"
+		       "\"gap_pct\":%.1f", r->slots, r->slots * tau_us,
+		       r->status ? "false" : "true", r->bound_slots * tau_us, r->solve_s, r->ncols,
+		       r->nrows, gap);
+		if (model >= 0)
+			printf(",\"milp_model_us\":%.3f", model);
+		return;
+	}
+	printf("MILP (CBC, %d columns, %d rows, %.2f s): %s %d slots = %.2f us",
+	       r->ncols, r->nrows, r->solve_s, r->status ? "best found" : "optimum", r->slots,
+	       r->slots * tau_us);
+	if (r->status)
+		printf(", not proven in %ld s (CBC's bound %.2f slots = %.2f us)", limit,
+		       r->bound_slots, r->bound_slots * tau_us);
+	printf("; %s %.1f %% above\n", algo, gap);
+	if (model >= 0)
+		printf("cost model: the MILP's schedule %.2f us\n", model);
+}
+
 static int write_file(const char *path, char *text)
 {
 	FILE *f = text ? fopen(path, "w") : NULL;
@@ -108,6 +188,7 @@ int main(int argc, char **argv)
 		{ "seed-rule", no_argument, NULL, 'S' },
 		{ "tm", no_argument, NULL, 'T' },
 		{ "model", no_argument, NULL, 'm' },
+		{ "milp", optional_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -115,13 +196,15 @@ int main(int argc, char **argv)
 	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL, *algo;
 	uint64_t size = 1 << 20, block;
 	int root = 0, H = 0, nodes = 0, c, coll, ret;
+	long milp = 0;
 	uint32_t chunks = 1;
 	unsigned flags = 0;
 	bool json = false, model = false;
 	struct swai_mteg_result res;
-	struct swai_sched s, ring;
+	struct swai_milp_result mr;
+	struct swai_sched s, ring, ms;
 	struct swai_topo t;
-	double t0, solve, mine = -1, ring_us = -1;
+	double t0, solve, mine = -1, ring_us = -1, tau_us = 0, milp_model = -1;
 	char why[512];
 
 	while ((c = getopt_long(argc, argv, "t:c:r:o:h", lopts, NULL)) != -1) {
@@ -136,6 +219,8 @@ int main(int argc, char **argv)
 		case 'x': xml = optarg; break;
 		case 'N': nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'm': model = true; break;
+		case 'M': milp = optarg ? swai_cli_long_or_exit(PROG, "--milp", optarg, 1, 86400) : 60;
+			break;
 		case 'S': flags |= SWAI_MTEG_SEED; break;
 		case 'T': flags |= SWAI_MTEG_TM; break;
 		case 'j': json = true; break;
@@ -177,6 +262,24 @@ int main(int argc, char **argv)
 			swai_sched_free(&ring);
 		}
 	}
+	if (milp) {
+		ret = run_milp(&t, (enum swai_coll)coll, root, block, chunks, flags, res.slots, milp,
+			       out || xml || model ? &ms : NULL, &mr, &tau_us, why, sizeof(why));
+		if (ret) {
+			fprintf(stderr, PROG ": the MILP on %s: %s\n", t.name, why);
+			swai_sched_free(&s);
+			swai_topo_free(&t);
+			return 1;
+		}
+		if (model)
+			milp_model = model_us(&ms, &t, block);
+		if (out || xml) {
+			swai_sched_free(&s);
+			s = ms;
+		} else if (model) {
+			swai_sched_free(&ms);
+		}
+	}
 	if (json) {
 		printf("{\"kind\":\"synth\",\"topology\":\"%s\",\"coll\":\"%s\",\"ranks\":%d,"
 		       "\"bytes\":%llu,\"chunks\":%u,\"slots_H\":%d,\"slots\":%d,\"solve_s\":%.6f,"
@@ -188,6 +291,8 @@ int main(int argc, char **argv)
 			printf(",\"model_us\":%.3f", mine);
 		if (model && ring_us >= 0)
 			printf(",\"ring_model_us\":%.3f", ring_us);
+		if (milp)
+			print_milp(true, algo, &mr, res.slots, tau_us, milp, milp_model);
 		printf("}\n");
 	} else {
 		printf("# swccl-synth %s on %s (%d cards), %llu bytes, %u chunk(s) a block: %s\n"
@@ -201,6 +306,8 @@ int main(int argc, char **argv)
 		else if (model)
 			printf("cost model: this schedule %.2f us (RING does not fit %s)\n", mine,
 			       t.name);
+		if (milp)
+			print_milp(false, algo, &mr, res.slots, tau_us, milp, milp_model);
 	}
 	ret = 0;
 	if (out)

@@ -2,13 +2,16 @@
 /*
  * swai-synth-test.c - the synthesizer on the host (ASan/UBSan): the MTEG's
  * slots and edges, a Takahashi-Matsuyama tree on a line of three cards
- * (and a second one that finds the first one's edges taken), and MTEGCCA's
- * schedules verified on fingerprints, with and without switches.
+ * (and a second one that finds the first one's edges taken), MTEGCCA's
+ * schedules verified on fingerprints, with and without switches, and the
+ * MILP (CBC) on instances whose optimum is known.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "swai-milp.h"
 #include "swai-mteg.h"
 #include "tap.h"
 
@@ -197,6 +200,195 @@ static void test_synth_presets(void)
 	}
 }
 
+/* Four cards in a ring at 50 GB/s, no latency: every link 1 slot. */
+static const char *ring4 =
+	"{\"swai_topology\": 1, \"name\": \"ring4\", \"nodes\": [{\"name\": \"n\", \"cards\": 4}],"
+	" \"link_defaults\": {\"mbps\": 50000, \"latency_ns\": 0},"
+	" \"links\": [{\"ends\": [\"n.c0\", \"n.c1\"]}, {\"ends\": [\"n.c1\", \"n.c2\"]},"
+	"            {\"ends\": [\"n.c2\", \"n.c3\"]}, {\"ends\": [\"n.c3\", \"n.c0\"]}]}";
+
+/*
+ * One chunk's trees (source 0 or every card) checked on the MTEG itself --
+ * a schedule's verify does not look at links: each card takes the chunk
+ * once, from a card that holds it, by slot H; no link direction carries
+ * two chunks in one slot.
+ */
+static void check_hops(const struct swai_mteg *m, enum swai_coll coll,
+		       const struct swai_mteg_hop *hops, const int *nhops)
+{
+	int N = m->ncards, ntrees = coll == SWAI_COLL_ALLGATHER ? N : 1, arrive[16];
+	unsigned char *used = calloc((size_t)m->nres * (size_t)(m->H + 1), 1);
+
+	CHECK(used && N <= 16);
+	for (int k = 0; used && N <= 16 && k < ntrees; k++) {
+		const struct swai_mteg_hop *h = &hops[(size_t)k * N * N];
+
+		for (int v = 0; v < N; v++)
+			arrive[v] = v == k ? 0 : -1;
+		for (int j = 0; j < nhops[k]; j++) {
+			const struct swai_mteg_edge *e = &m->e[h[j].e];
+
+			CHECK(arrive[e->v] < 0);
+			arrive[e->v] = h[j].t + e->L;
+			CHECK(arrive[e->v] <= m->H);
+		}
+		for (int j = 0; j < nhops[k]; j++) {
+			const struct swai_mteg_edge *e = &m->e[h[j].e];
+
+			CHECK(arrive[e->u] >= 0 && arrive[e->u] <= h[j].t);
+			for (int x = 0; x < e->nhops; x++)
+				for (int b = 0; b < e->busy[x]; b++) {
+					unsigned char *u = &used[(size_t)e->res[x] * (m->H + 1) +
+								 (size_t)(h[j].t + e->at[x] + b)];
+
+					CHECK(!*u);
+					*u = 1;
+				}
+		}
+		for (int v = 0; v < N; v++)
+			CHECK(arrive[v] >= 0);
+	}
+	free(used);
+}
+
+/*
+ * The MILP of @coll on @text's MTEG of @H slots, without a start; its
+ * result, and its hops as a schedule verified on fingerprints.
+ */
+static struct swai_milp_result milp_on(const char *text, enum swai_coll coll, int H)
+{
+	struct swai_milp_result res = { .status = -2 };
+	struct swai_mteg_hop *hops;
+	struct swai_sched s;
+	struct swai_topo t;
+	struct swai_mteg m;
+	int *nhops, ntrees;
+	char why[256];
+
+	CHECK_EQ(swai_topo_parse(&t, text, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, H, 0, why, sizeof(why)), 0);
+	ntrees = coll == SWAI_COLL_ALLGATHER ? t.ncards : 1;
+	hops = malloc((size_t)ntrees * t.ncards * t.ncards * sizeof(*hops));
+	nhops = calloc((size_t)ntrees, sizeof(*nhops));
+	CHECK(hops && nhops);
+	if (hops && nhops) {
+		CHECK_EQ(swai_milp_solve(&m, coll, 0, 1, 10, NULL, NULL, hops, nhops, &res, why,
+					 sizeof(why)), 0);
+		for (int k = 0; res.status == 0 && k < ntrees; k++)
+			CHECK_EQ(nhops[k], t.ncards - 1);   /* one arrival a card */
+		if (res.status == 0)
+			check_hops(&m, coll, hops, nhops);
+	}
+	if (res.status == 0) {
+		CHECK_EQ(swai_mteg_schedule(&m, "MILP", coll, 0, 1, hops, nhops, &s, why,
+					    sizeof(why)), 0);
+		CHECK_EQ(swai_sched_verify(&s, why, sizeof(why)), 0);
+		swai_sched_free(&s);
+	}
+	free(hops);
+	free(nhops);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+	return res;
+}
+
+static void test_milp_optimum(void)
+{
+	struct swai_milp_result res;
+
+	/* line3 from c0: b at 1, c two slots later -- nothing faster, at any H */
+	res = milp_on(line3, SWAI_COLL_BROADCAST, 6);
+	CHECK_EQ(res.status, 0);
+	CHECK_EQ(res.slots, 3);
+	CHECK(res.bound_slots > 2.5);
+	CHECK(res.ncols > 0 && res.nrows > 0);
+	/* ... and in 2 slots c cannot have it */
+	res = milp_on(line3, SWAI_COLL_BROADCAST, 2);
+	CHECK_EQ(res.status, -1);
+	/*
+	 * ring4 AllGather: a card takes in 3 chunks over 2 links, so 2 slots at
+	 * least; and 2 do: both neighbours' chunks in slot 0, the far card's
+	 * from one neighbour in slot 1.
+	 */
+	res = milp_on(ring4, SWAI_COLL_ALLGATHER, 6);
+	CHECK_EQ(res.status, 0);
+	CHECK_EQ(res.slots, 2);
+}
+
+/*
+ * MTEGCCA's trees on ndv2 as the MIP start, with so little time that CBC
+ * cannot prove much: it still ends with a solution, no later than theirs.
+ */
+static void test_milp_start(void)
+{
+	struct swai_milp_result res;
+	struct swai_mteg_result mr;
+	struct swai_mteg_plan p;
+	struct swai_mteg_hop *hops;
+	struct swai_sched s;
+	struct swai_topo t;
+	char why[256];
+	int *nhops;
+
+	CHECK_EQ(swai_topo_load(&t, "ndv2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 17, 1, 0, 0, &s, &mr, why,
+				 sizeof(why)), 0);
+	swai_sched_free(&s);
+	CHECK_EQ(swai_mteg_plan(&t, SWAI_COLL_ALLGATHER, 0, 1 << 17, 1, mr.slots, 0, &p, &mr, why,
+				sizeof(why)), 0);
+	CHECK_EQ(p.m.H, mr.slots);
+	hops = malloc((size_t)p.ntrees * 64 * sizeof(*hops));
+	nhops = calloc((size_t)p.ntrees, sizeof(*nhops));
+	CHECK(hops && nhops);
+	if (hops && nhops) {
+		CHECK_EQ(swai_milp_solve(&p.m, SWAI_COLL_ALLGATHER, 0, 1, 0.05, p.hops, p.nhops,
+					 hops, nhops, &res, why, sizeof(why)), 0);
+		CHECK(res.status == 0 || res.status == 1);
+		CHECK(res.slots >= 1 && res.slots <= mr.slots);
+		CHECK(res.bound_slots <= res.slots + 1e-6);
+		CHECK(res.solve_s < 3);
+		check_hops(&p.m, SWAI_COLL_ALLGATHER, hops, nhops);
+		CHECK_EQ(swai_mteg_schedule(&p.m, "MILP", SWAI_COLL_ALLGATHER, 0, 1, hops, nhops, &s,
+					    why, sizeof(why)), 0);
+		CHECK_EQ(swai_sched_verify(&s, why, sizeof(why)), 0);
+		swai_sched_free(&s);
+		/* a start that does not reach every card is refused by name */
+		nhops[3] = 0;
+		CHECK_EQ(swai_milp_solve(&p.m, SWAI_COLL_ALLGATHER, 0, 1, 1, hops, nhops, hops,
+					 nhops, &res, why, sizeof(why)), -EINVAL);
+		CHECK(strstr(why, "MIP start") != NULL);
+	}
+	free(hops);
+	free(nhops);
+	swai_mteg_plan_free(&p);
+	swai_topo_free(&t);
+}
+
+/* What it will not build, it says before it builds it. */
+static void test_milp_refusals(void)
+{
+	struct swai_milp_result res;
+	struct swai_mteg_hop hop;
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+	int nhops[1024];
+
+	CHECK_EQ(swai_topo_load(&t, "mesh8", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 16, 400, 0, why, sizeof(why)), 0);
+	CHECK_EQ(swai_milp_solve(&m, SWAI_COLL_ALLGATHER, 0, 16, 1, NULL, NULL, &hop, nhops, &res,
+				 why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "columns") != NULL && strstr(why, "heuristic") != NULL);
+	CHECK_EQ(swai_milp_solve(&m, SWAI_COLL_ALLREDUCE, 0, 1, 1, NULL, NULL, &hop, nhops, &res,
+				 why, sizeof(why)), -EINVAL);
+	CHECK_EQ(swai_milp_solve(&m, SWAI_COLL_BROADCAST, 8, 1, 1, NULL, NULL, &hop, nhops, &res,
+				 why, sizeof(why)), -EINVAL);
+	CHECK_EQ(swai_milp_solve(&m, SWAI_COLL_BROADCAST, 0, 1, 0, NULL, NULL, &hop, nhops, &res,
+				 why, sizeof(why)), -EINVAL);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+}
+
 static const struct tap_test tests[] = {
 	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
@@ -204,6 +396,11 @@ static const struct tap_test tests[] = {
 	  test_synth_presets },
 	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
 	  test_ea },
+	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
+	  test_milp_optimum },
+	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
+	  test_milp_start },
+	{ "MILP: too many columns, bad collective, root, time limit refused", test_milp_refusals },
 };
 
 TAP_MAIN(tests)
