@@ -219,6 +219,14 @@ synth_cli() {
 		'echo "$out" | jq -e ".algo == \"MTEG-EA\" and .completion_us == .lower_bound_us" \
 		   >/dev/null && echo "$tm" | jq -e ".algo == \"MTEGCCA\" and
 		   .completion_us > .lower_bound_us" >/dev/null'
+	out=$("$b" --preset ndv2 --chassis 4 --coll allgather --json)
+	t "the issue's command: --preset ndv2 --chassis 4 is NDv2 x 4 (32 ranks), its figures" \
+		'echo "$out" | jq -e ".ranks == 32 and .solve_s >= 0 and .completion_us > 0 and
+		   .lower_bound_us > 0" >/dev/null'
+	t "AMD x 3 (--preset amd --chassis 3: each chassis its own pair switches) verifies" \
+		'"$b" --preset amd --chassis 3 --size 1M -o "$top/build/synth-amd3.json" --json |
+		   jq -e ".ranks == 48" >/dev/null &&
+		 "$s" verify --in "$top/build/synth-amd3.json" | grep -q correct'
 	t "TE-CCL's DGX1, AMD and AMD x 2 presets: AllGather verifies, algbw reported" \
 		'for p in dgx1 amd amdx2; do "$b" -t $p --size 1M --chunks 2 -o "$top/build/synth-$p.json" \
 		   --json | jq -e ".algbw_gbps > 0" >/dev/null &&

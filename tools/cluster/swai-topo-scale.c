@@ -6,27 +6,139 @@
  * switch down to GPU 1), so the file stays the one description of a
  * chassis and its uplinks, whatever the count.
  *
- * Every node gets node 0's cards; every link of node 0 -- among its own
- * cards, or between one of them and a switch -- is made again for each
- * node; switches are kept.  Links between two nodes' cards directly (a
- * DGX-2 pair's crossing links) have no pattern to follow and are refused.
+ * Every node gets node 0's cards and node 0's own switches (AMD x k's
+ * switch under every two GPUs); every link of node 0 -- among its cards
+ * and switches, or up to a switch between nodes -- is made again for each
+ * node; the switches between nodes are kept once.  Links between two
+ * nodes' cards directly (a DGX-2 pair's crossing links) have no pattern to
+ * follow and are refused.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "swai-topo.h"
 
-/* Device @d of @in (a card of node 0, or a switch) in @out, for node @k. */
-static int dev_for(const struct swai_topo *in, const int *sw, int d, int k, int per)
+#define SHARED  (-1)    /* a switch between nodes (NDv2 x k's InfiniBand): kept once */
+#define OTHER   (-2)    /* another node's switch: node 0's copies stand for it */
+
+/*
+ * Which node a switch belongs to: the one node whose cards (or whose own
+ * switches) are all it joins, beside switches between nodes -- AMD x k's
+ * switch under every two GPUs of a chassis, or a chassis's aggregation
+ * switch above them; SHARED when it joins devices of two nodes or none.
+ * Node 0's are made again for every node; another node's are dropped.
+ */
+static int *switch_owners(const struct swai_topo *in)
+{
+    int *own = malloc((size_t)in->ndevs * sizeof(*own));
+    bool changed = true;
+
+    if (!own) {
+        return NULL;
+    }
+    for (int d = 0; d < in->ndevs; d++) {
+        own[d] = in->devs[d].kind == SWAI_TOPO_CARD ? in->devs[d].node : SHARED;
+    }
+    /* a switch's node from its neighbours' nodes, until nothing changes */
+    for (int round = 0; changed && round <= in->ndevs; round++) {
+        changed = false;
+        for (int d = 0; d < in->ndevs; d++) {
+            int node = SHARED;
+            bool mixed = false;
+
+            if (in->devs[d].kind != SWAI_TOPO_SWITCH) {
+                continue;
+            }
+            for (int i = 0; i < in->nlinks; i++) {
+                int o = in->links[i].a == d ? in->links[i].b :
+                        in->links[i].b == d ? in->links[i].a : -1;
+
+                if (o < 0 || own[o] == SHARED) {
+                    continue;
+                }
+                mixed |= node != SHARED && node != own[o];
+                node = own[o];
+            }
+            node = mixed ? SHARED : node;
+            changed |= node != own[d];
+            own[d] = node;
+        }
+    }
+    for (int d = 0; d < in->ndevs; d++) {
+        if (in->devs[d].kind == SWAI_TOPO_SWITCH && own[d] > 0) {
+            own[d] = OTHER;
+        }
+    }
+    return own;
+}
+
+/* Device @d of @in (a card or switch of node 0, or a shared switch) in @out, for node @k. */
+static int dev_for(const struct swai_topo *in, const struct swai_topo *out, const int *map,
+                   int d, int k, int per)
 {
     const struct swai_topo_dev *dv = &in->devs[d];
 
     if (dv->kind == SWAI_TOPO_SWITCH) {
-        return sw[d];
+        return map[(size_t)k * (size_t)in->ndevs + (size_t)d];
     }
-    return k * per + dv->card;  /* cards first, node by node (see below) */
+    return out->card_dev[k * per + dv->card];   /* cards first, node by node */
+}
+
+/* Node @k's copy of node 0's switches, and the shared ones (k 0 only), into @map. */
+static int add_switches(struct swai_topo *out, const struct swai_topo *in, const int *own,
+                        int *map, int k, char *why, size_t n)
+{
+    for (int d = 0; d < in->ndevs; d++) {
+        size_t at = (size_t)k * (size_t)in->ndevs + (size_t)d;
+        char name[SWAI_TOPO_NAME];
+
+        if (in->devs[d].kind != SWAI_TOPO_SWITCH || own[d] == OTHER) {
+            map[at] = -1;
+            continue;
+        }
+        if (own[d] == SHARED && k) {
+            map[at] = map[d];
+            continue;
+        }
+        snprintf(name, sizeof(name), k ? "%.20s_n%d" : "%.20s", in->devs[d].name, k);
+        map[at] = swai_topo_add_switch(out, name, in->devs[d].latency_ns, why, n);
+        if (map[at] < 0) {
+            return map[at];
+        }
+    }
+    return 0;
+}
+
+/*
+ * Node @k's copy of link @l when it touches node 0 (its cards or
+ * switches); a link between shared switches once, with k 0.  1 made, 0
+ * not, -errno.
+ */
+static int add_link(struct swai_topo *out, const struct swai_topo *in, const int *own,
+                    const int *map, const struct swai_topo_link *l, int k, int per,
+                    char *why, size_t n)
+{
+    const struct swai_topo_dev *a = &in->devs[l->a], *b = &in->devs[l->b];
+    struct swai_topo_link nl = *l;
+    bool a0 = own[l->a] == 0, b0 = own[l->b] == 0;
+
+    if (a->kind == SWAI_TOPO_CARD && b->kind == SWAI_TOPO_CARD && a->node != b->node &&
+        (a0 || b0)) {
+        snprintf(why, n, "%s: a link between the cards of two nodes (%s-%s) has no "
+                 "pattern to scale", in->name, a->name, b->name);
+        return -EINVAL;
+    }
+    if (own[l->a] == OTHER || own[l->b] == OTHER ||
+        (a->kind == SWAI_TOPO_CARD && !a0) || (b->kind == SWAI_TOPO_CARD && !b0) ||
+        (!a0 && !b0 && k)) {
+        return 0;   /* another node's, or between shared switches and made with k 0 */
+    }
+    nl.a = dev_for(in, out, map, l->a, k, per);
+    nl.b = dev_for(in, out, map, l->b, k, per);
+    return swai_topo_add_link(out, &nl, why, n) < 0 ? -EINVAL : 1;
 }
 
 int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes,
@@ -34,7 +146,7 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
 {
     const struct swai_topo_node *n0 = in->nnodes ? &in->nodes[0] : NULL;
     int per, cgs, ret = -EINVAL;
-    int *sw;    /* @in's switch -> @out's */
+    int *map = NULL, *own = NULL;   /* @in's switch, per node -> @out's */
 
     swai_topo_init(out);
     if (!n0 || nodes < 1 || nodes > 4096) {
@@ -42,8 +154,11 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
                  in->name, nodes);
         return -EINVAL;
     }
-    sw = malloc((size_t)in->ndevs * sizeof(*sw));
-    if (!sw) {
+    map = malloc((size_t)nodes * (size_t)in->ndevs * sizeof(*map));
+    own = switch_owners(in);
+    if (!map || !own) {
+        free(map);
+        free(own);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
@@ -60,49 +175,16 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
             goto fail;
         }
     }
-    for (int d = 0; d < in->ndevs; d++) {
-        sw[d] = -1;
-        if (in->devs[d].kind == SWAI_TOPO_SWITCH &&
-            (sw[d] = swai_topo_add_switch(out, in->devs[d].name, in->devs[d].latency_ns,
-                                          why, n)) < 0) {
+    for (int k = 0; k < nodes; k++) {
+        if (add_switches(out, in, own, map, k, why, n) < 0) {
             goto fail;
         }
     }
     for (int k = 0; k < nodes; k++) {
         for (int i = 0; i < in->nlinks; i++) {
-            const struct swai_topo_link *l = &in->links[i];
-            const struct swai_topo_dev *a = &in->devs[l->a], *b = &in->devs[l->b];
-            bool a0 = a->kind == SWAI_TOPO_CARD && a->node == 0;
-            bool b0 = b->kind == SWAI_TOPO_CARD && b->node == 0;
-            struct swai_topo_link nl = *l;
-
-            if ((a->kind == SWAI_TOPO_CARD && !a0 && b0) ||
-                (b->kind == SWAI_TOPO_CARD && !b0 && a0)) {
-                snprintf(why, n, "%s: a link between the cards of two nodes (%s-%s) has no "
-                         "pattern to scale", in->name, a->name, b->name);
+            if (add_link(out, in, own, map, &in->links[i], k, per, why, n) < 0) {
                 goto fail;
             }
-            if (!a0 && !b0) {
-                continue;   /* another node's, or between switches: once, below */
-            }
-            nl.a = a0 ? out->card_dev[dev_for(in, sw, l->a, k, per)] : sw[l->a];
-            nl.b = b0 ? out->card_dev[dev_for(in, sw, l->b, k, per)] : sw[l->b];
-            if (swai_topo_add_link(out, &nl, why, n) < 0) {
-                goto fail;
-            }
-        }
-    }
-    for (int i = 0; i < in->nlinks; i++) {
-        const struct swai_topo_link *l = &in->links[i];
-        struct swai_topo_link nl = *l;
-
-        if (in->devs[l->a].kind != SWAI_TOPO_SWITCH || in->devs[l->b].kind != SWAI_TOPO_SWITCH) {
-            continue;
-        }
-        nl.a = sw[l->a];
-        nl.b = sw[l->b];
-        if (swai_topo_add_link(out, &nl, why, n) < 0) {
-            goto fail;
         }
     }
     ret = -ENOMEM;
@@ -110,11 +192,13 @@ int swai_topo_scale(struct swai_topo *out, const struct swai_topo *in, int nodes
         snprintf(why, n, "out of memory");
         goto fail;
     }
-    free(sw);
+    free(map);
+    free(own);
     return 0;
 fail:
     swai_topo_free(out);
-    free(sw);
+    free(map);
+    free(own);
     return ret;
 }
 

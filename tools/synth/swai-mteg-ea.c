@@ -21,12 +21,15 @@
 #define NEVER 0x3fffffff
 
 /* The first slot >= @t at which @e may leave and still arrive by H, or -1. */
-static int first_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t)
+static int first_free(struct swai_mteg *m, const struct swai_mteg_edge *e, int t)
 {
-    for (; t + e->L <= m->H; t++) {
-        if (swai_mteg_edge_free(m, e, t)) {
+    while (t >= 0 && t + e->L <= m->H) {
+        int next = swai_mteg_edge_next(m, e, t);
+
+        if (next == t) {
             return t;
         }
+        t = next;   /* skip the departures that still cover the taken slot */
     }
     return -1;
 }
@@ -50,7 +53,7 @@ static bool crosses_again(const struct swai_mteg *m, int e, const bool *reached)
 }
 
 /* @c improved by edge @e from a card holding the chunk at @held? */
-static void offer(const struct swai_mteg *m, struct cand *c, int e, int held,
+static void offer(struct swai_mteg *m, struct cand *c, int e, int held,
                   const bool *reached)
 {
     int t0 = crosses_again(m, e, reached) ? -1 : first_free(m, &m->e[e], held);
@@ -63,7 +66,7 @@ static void offer(const struct swai_mteg *m, struct cand *c, int e, int held,
 }
 
 /* Re-time card @v's best edge from the settled cards. */
-static void retime(const struct swai_mteg *m, struct cand *c, int v, const int *arrive,
+static void retime(struct swai_mteg *m, struct cand *c, int v, const int *arrive,
                    const bool *reached)
 {
     *c = (struct cand){ NEVER, -1, NEVER };

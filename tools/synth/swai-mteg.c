@@ -26,6 +26,7 @@ void swai_mteg_free(struct swai_mteg *m)
     free(m->out_off);
     free(m->out);
     free(m->taken);
+    free(m->skip);
     free(m->node_of);
     memset(m, 0, sizeof(*m));
 }
@@ -156,9 +157,10 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     m->e = malloc((N * N + 1) * sizeof(*m->e));
     m->in_off = calloc(N + 1, sizeof(*m->in_off));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
+    m->skip = calloc((size_t)m->nres * (size_t)(H + 2), sizeof(*m->skip));
     m->nnodes = t->nnodes;
     m->node_of = calloc(N + 1, sizeof(*m->node_of));
-    if (!m->e || !m->in_off || !m->taken || !m->node_of) {
+    if (!m->e || !m->in_off || !m->taken || !m->skip || !m->node_of) {
         swai_mteg_free(m);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
@@ -200,6 +202,55 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     return out_edges(m, why, n);
 }
 
+/*
+ * The first slot >= @x free on resource @r (H + 1: none).  skip[] holds
+ * hints -- a slot at or before the next free one -- shortened on the way
+ * (path compression), so a link taken for a long run is crossed in a few
+ * steps.  Slots are only taken between clears; freeing one resets its
+ * resource's hints (swai_mteg_take).
+ */
+static int next_free_slot(struct swai_mteg *m, int r, int x)
+{
+    const uint8_t *tk = &m->taken[(size_t)r * (size_t)(m->H + 1)];
+    int *hint = &m->skip[(size_t)r * (size_t)(m->H + 2)];
+    int y = x;
+
+    while (y <= m->H && tk[y]) {
+        y = hint[y] > y ? hint[y] : y + 1;
+    }
+    for (int z = x; z < y && z <= m->H;) {
+        int next = hint[z] > z ? hint[z] : z + 1;
+
+        hint[z] = y;
+        z = next;
+    }
+    return y;
+}
+
+int swai_mteg_edge_next(struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)
+{
+    for (int k = 0; k < e->nhops; k++) {
+        for (int b = 0; b < e->busy[k]; b++) {
+            int t = t0 + e->at[k] + b;
+
+            if (t > m->H) {
+                return -1;
+            }
+            if (m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) + (size_t)t]) {
+                /* every departure whose hop k starts in the taken run is blocked */
+                return next_free_slot(m, e->res[k], t) - e->at[k];
+            }
+        }
+    }
+    return t0;
+}
+
+void swai_mteg_clear(struct swai_mteg *m)
+{
+    memset(m->taken, 0, (size_t)m->nres * (size_t)(m->H + 1));
+    memset(m->skip, 0, (size_t)m->nres * (size_t)(m->H + 2) * sizeof(*m->skip));
+}
+
 bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)
 {
     for (int k = 0; k < e->nhops; k++) {
@@ -219,6 +270,10 @@ void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on)
     const struct swai_mteg_edge *e = &m->e[h->e];
 
     for (int k = 0; k < e->nhops; k++) {
+        if (!on) {      /* a freed slot: the hints over it no longer hold */
+            memset(&m->skip[(size_t)e->res[k] * (size_t)(m->H + 2)], 0,
+                   (size_t)(m->H + 2) * sizeof(*m->skip));
+        }
         for (int b = 0; b < e->busy[k]; b++) {
             m->taken[(size_t)e->res[k] * (size_t)(m->H + 1) +
                      (size_t)(h->t + e->at[k] + b)] = on;

@@ -80,6 +80,7 @@ struct swai_mteg {
     int *in_off, *in;           /* edges into each card: in[in_off[v] ..] */
     int *out_off, *out;         /* and out of it */
     uint8_t *taken;             /* [res * (H + 1) + t]: a chunk on it in slot t */
+    int *skip;                  /* [res * (H + 2) + t]: next-free hints (swai-mteg.c) */
     int nnodes, *node_of;       /* [card]: its node */
 };
 
@@ -121,6 +122,14 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
 
 /* Is edge @e free to leave its card at slot @t0 (every hop's link in its slots)? */
 bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0);
+/*
+ * @t0 if @e is free to leave then; else a later departure no earlier than
+ * the first that clears the slot found taken (a skip: no departure between
+ * is free); -1 past H.
+ */
+int swai_mteg_edge_next(struct swai_mteg *m, const struct swai_mteg_edge *e, int t0);
+/* Every link free again in every slot (a new plan on the same MTEG). */
+void swai_mteg_clear(struct swai_mteg *m);
 /* Mark (@on) or free every hop's link of @h in its slots. */
 void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on);
 

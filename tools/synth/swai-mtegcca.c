@@ -61,7 +61,7 @@ static int place(struct swai_mteg *m, const struct plan_ctx *p, const size_t *or
     if (!arrive) {
         return -ENOMEM;
     }
-    memset(m->taken, 0, (size_t)m->nres * (size_t)(m->H + 1));
+    swai_mteg_clear(m);
     *slots = 0;
     for (size_t k = 0; !ret && k < (size_t)p->nsrc * p->chunks; k++) {
         size_t tree = order[k];

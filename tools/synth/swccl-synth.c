@@ -42,6 +42,10 @@ static void usage(FILE *f)
 		"                   [--chunks C] [--slots H] [-o FILE.json] [--msccl FILE.xml]\n"
 		"                   [--model] [--milp[=SECONDS]] [--json]\n"
 		"  -t, --topology T   a topology file or preset (default ndv2)\n"
+		"      --preset P     the same as -t P\n"
+		"      --chassis K    K chassis of preset P: P's \"x2\" preset (its chassis and the\n"
+		"                     links between them) scaled to K, as --nodes K:\n"
+		"                     --preset ndv2 --chassis 4 is TE-CCL's NDv2 x 4\n"
 		"      --nodes K      K nodes after the pattern of the topology's node 0 (its\n"
 		"                     cards, links, links to switches): -t ndv2x2 --nodes 4\n"
 		"                     is TE-CCL's NDv2 x 4\n"
@@ -83,6 +87,28 @@ static double model_us(const struct swai_sched *s, const struct swai_topo *t, ui
 			    sizeof(why)))
 		return -1;
 	return (double)out.ps / 1e6;
+}
+
+/*
+ * --chassis K on a preset of one chassis: K > 1 chassis follow its "x2"
+ * preset's node 0 and links between chassis (ndv2 -> ndv2x2, amd ->
+ * amdx2), as --nodes K; one chassis is the preset itself.
+ */
+static const char *chassis_pattern(const char *topo, int chassis, char *buf, size_t n,
+				   int *nodes)
+{
+	struct swai_topo two;
+	char why[256];
+
+	*nodes = 0;
+	if (chassis == 1)
+		return topo;
+	*nodes = chassis;
+	snprintf(buf, n, "%sx2", topo);
+	if (strchr(topo, '/') || swai_topo_load(&two, buf, why, sizeof(why)))
+		return topo;    /* a file, or already a pattern of chassis */
+	swai_topo_free(&two);
+	return buf;
 }
 
 /* nccl-tests' algbw: the collective's size over its time, GB/s. */
@@ -185,6 +211,8 @@ int main(int argc, char **argv)
 		{ "slots", required_argument, NULL, 'H' },
 		{ "msccl", required_argument, NULL, 'x' },
 		{ "nodes", required_argument, NULL, 'N' },
+		{ "preset", required_argument, NULL, 't' },
+		{ "chassis", required_argument, NULL, 'K' },
 		{ "seed-rule", no_argument, NULL, 'S' },
 		{ "tm", no_argument, NULL, 'T' },
 		{ "model", no_argument, NULL, 'm' },
@@ -195,7 +223,7 @@ int main(int argc, char **argv)
 	};
 	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL, *algo;
 	uint64_t size = 1 << 20, block;
-	int root = 0, H = 0, nodes = 0, c, coll, ret;
+	int root = 0, H = 0, nodes = 0, chassis = 0, c, coll, ret;
 	long milp = 0;
 	uint32_t chunks = 1;
 	unsigned flags = 0;
@@ -205,7 +233,7 @@ int main(int argc, char **argv)
 	struct swai_sched s, ring, ms;
 	struct swai_topo t;
 	double t0, solve, mine = -1, ring_us = -1, tau_us = 0, milp_model = -1;
-	char why[512];
+	char why[512], pattern[128];
 
 	while ((c = getopt_long(argc, argv, "t:c:r:o:h", lopts, NULL)) != -1) {
 		switch (c) {
@@ -218,6 +246,8 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'x': xml = optarg; break;
 		case 'N': nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
+		case 'K': chassis = (int)swai_cli_long_or_exit(PROG, "--chassis", optarg, 1, 4096);
+			break;
 		case 'm': model = true; break;
 		case 'M': milp = optarg ? swai_cli_long_or_exit(PROG, "--milp", optarg, 1, 86400) : 60;
 			break;
@@ -234,6 +264,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (chassis && nodes) {
+		fprintf(stderr, PROG ": --chassis or --nodes, not both\n");
+		return 2;
+	}
+	if (chassis)
+		topo = chassis_pattern(topo, chassis, pattern, sizeof(pattern), &nodes);
 	if (swai_topo_load_nodes(&t, topo, nodes, why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;

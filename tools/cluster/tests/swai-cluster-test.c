@@ -535,6 +535,30 @@ static void test_topo_scale(void)
 	CHECK_EQ(swai_topo_scale(&out, &in, 3, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "two nodes") != NULL);
 	swai_topo_free(&in);
+	/*
+	 * AMD x 3 from amdx2: every chassis gets its own 8 pair switches (node
+	 * 0's, made again), all on the one top switch (between nodes: once).
+	 */
+	CHECK_EQ(swai_topo_load(&in, "amdx2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_topo_scale(&out, &in, 2, why, sizeof(why)), 0);
+	CHECK_EQ(out.ndevs, in.ndevs);
+	CHECK_EQ(out.nlinks, in.nlinks);
+	swai_topo_free(&out);
+	CHECK_EQ(swai_topo_scale(&out, &in, 3, why, sizeof(why)), 0);
+	CHECK_EQ(out.ncards, 48);
+	CHECK_EQ(out.ndevs, 48 + 1 + 3 * 8);
+	CHECK_EQ(out.nlinks, 3 * (28 + 8 * 3));
+	{
+		struct swai_topo_route r;
+
+		/* chassis 2's GPU 5 up its pair switch and the top, down to chassis 0's GPU 0 */
+		CHECK_EQ(swai_topo_route(&out, 37, 0, &r, why, sizeof(why)), 0);
+		CHECK_EQ(r.nhops, 4);
+		CHECK_EQ(r.mbps, 25000);
+		swai_topo_route_free(&r);
+	}
+	swai_topo_free(&out);
+	swai_topo_free(&in);
 }
 
 static void test_topo_routes(void)
@@ -938,7 +962,8 @@ static const struct tap_test tests[] = {
 	{ "generators: errors", test_gen_errors },
 	{ "topology: presets load, round-trip, connected", test_topo_presets },
 	{ "topology: routes through switches only", test_topo_routes },
-	{ "topology: K nodes after node 0's pattern (NDv2 x 4)", test_topo_scale },
+	{ "topology: K nodes after node 0's pattern (NDv2 x 4, AMD x 3's own switches)",
+	  test_topo_scale },
 	{ "schedules: a clone is the same schedule in its own memory", test_sched_clone },
 	{ "topology: errors name their place", test_topo_errors },
 };
