@@ -242,10 +242,17 @@ synth_cli() {
 		'echo "$out" | jq -e ".milp_proven and .milp_slots == 6 and .slots >= .milp_slots and
 		   .milp_cols > 0 and .milp_rows > 0" >/dev/null &&
 		 "$s" verify --in "$top/build/synth-milp.json" | grep -q "^MILP .*correct"'
+	t "ReduceScatter and AllReduce by the reverse-tree argument, ours and MTEGCCA: schedules verify" \
+		'for c in reducescatter allreduce; do for a in "" --tm; do
+		   "$b" -t ndv2x2 -c $c --size 16M --chunks 2 $a -o "$top/build/synth-$c.json" \
+		     --json | jq -e ".completion_us >= .lower_bound_us" >/dev/null &&
+		   "$s" verify --in "$top/build/synth-$c.json" | grep -q correct || exit 1; done; done'
+	t "--milp on a reduction is refused, naming what the model covers" \
+		'"$b" -c allreduce --milp 2>&1 | grep -q "model is of broadcasts"'
 	out=$("$b" -t pcie8 --slots 2 2>&1); rc=$?
 	t "too few slots fail, saying what to do" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q -- "--slots"'
-	t "bad usage exits 2" '"$b" -c allreduce >/dev/null 2>&1; [ $? -eq 2 ]'
+	t "bad usage exits 2" '"$b" -c alltoall >/dev/null 2>&1; [ $? -eq 2 ]'
 	echo "1..$n"
 }
 
@@ -383,8 +390,9 @@ cluster_nic_check() {
 # every message: the selftest's sweep, then swccl-bench's rows -- every
 # (x, y) block checked, the lowered programs' time predicted exactly, and
 # PLANE sending 4 times fewer messages between the nodes than DIRECT.
-# Seed 003's DGX1 (TE-CCL's wiring) as the VM's fabric: an AllGather swccl-synth
-# makes for it in the guest runs on the 8 cards from the file, beside HD.
+# Seed 003's DGX1 (TE-CCL's wiring) as the VM's fabric: an AllGather and an
+# AllReduce swccl-synth makes for it in the guest run on the 8 cards from the
+# file, beside HD.
 dgx1_check() {
 	local n=0 log rows
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
@@ -392,16 +400,22 @@ dgx1_check() {
 		'swccl-synth -t dgx1 -c allgather --size 1M --chunks 2 -o /tmp/dgx1.json --json &&
 		 SWCCL_SCHED_FILE=/tmp/dgx1.json swccl-bench allgather --cards 8 -g 1 -b 64K -e 4M \
 			-f 8 -a FILE -n 1 -w 1 --json --no-summary &&
+		 swccl-synth -t dgx1 -c allreduce --size 1M -o /tmp/dgx1-ar.json --json &&
+		 SWCCL_SCHED_FILE=/tmp/dgx1-ar.json swccl-bench allreduce --cards 8 -g 1 -b 64K \
+			-e 1M -f 16 -d float -a FILE -n 1 -w 1 --json --no-summary &&
 		 swccl-bench allgather --cards 8 -g 1 -b 64K -e 4M -f 8 -a HD -n 1 -w 1 --json \
 			--no-summary')
 	rows=$(echo "$log" | grep '^{"kind":"row"')
 	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
-	echo "$rows" | jq -c '{bytes, algo, time_us, predicted_us, wrong}' | sed 's/^/# /'
+	echo "$rows" | jq -c '{coll, bytes, algo, time_us, predicted_us, wrong}' | sed 's/^/# /'
 	t "an AllGather synthesized for dgx1 in the guest: 3 rows on its 8 cards, 0 wrong" \
-		'echo "$rows" | jq -se "map(select(.algo == \"FILE\")) | length == 3 and
-			all(.[]; .wrong == 0)" >/dev/null'
-	t "its predicted_us is the modeled time in every row (and HD's)" \
-		'echo "$rows" | jq -se "length == 6 and
+		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allgather\")) |
+			length == 3 and all(.[]; .wrong == 0)" >/dev/null'
+	t "an AllReduce synthesized for it (reverse trees, then broadcast trees): 2 rows, 0 wrong" \
+		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allreduce\")) |
+			length == 2 and all(.[]; .wrong == 0)" >/dev/null'
+	t "predicted_us is the modeled time in every row (and HD's)" \
+		'echo "$rows" | jq -se "length == 8 and
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
 	echo "1..$n"
 }

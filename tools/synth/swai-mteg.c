@@ -67,6 +67,14 @@ static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t max
         e->busy[k] = flags & SWAI_MTEG_SEED ? 1 : bytes_slots;
         e->bytes[k] = bytes_slots;
     }
+    if (flags & SWAI_MTEG_TRANSPOSE) {
+        /* @r is v's route to u: the same hops, backwards (swai-mteg.h) */
+        e->u = v;
+        e->v = u;
+        for (int k = 0; k < r->nhops; k++) {
+            e->at[k] = e->L - e->at[k] - e->busy[k];
+        }
+    }
     m->nedges++;
     return 0;
 }
@@ -81,7 +89,10 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
             bool via_switch = false;
             int ret;
 
-            if (u == v || swai_topo_route(t, u, v, &r, why, n)) {
+            /* the transposed edge u -> v is G's v -> u (add_edge turns it round) */
+            int from = flags & SWAI_MTEG_TRANSPOSE ? v : u, to = from == u ? v : u;
+
+            if (u == v || swai_topo_route(t, from, to, &r, why, n)) {
                 continue;   /* not joined: a schedule relays at cards */
             }
             for (int k = 0; k + 1 < r.nhops; k++) {
@@ -91,7 +102,7 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
                               SWAI_TOPO_SWITCH;
             }
             /* direct links, or cards behind switches only (not a card relay) */
-            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, u, v, &r, flags) : 0;
+            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, from, to, &r, flags) : 0;
             swai_topo_route_free(&r);
             if (ret) {
                 snprintf(why, n, "the route from card %d to %d has more than %d hops", u, v,

@@ -71,6 +71,15 @@ struct swai_mteg_edge {
  * the chunks of all sources interleaved, then a rip-up-and-replan pass.
  */
 #define SWAI_MTEG_TM    2u
+/*
+ * SWAI_MTEG_TRANSPOSE: every edge u -> v is the link (or route) v -> u run
+ * backwards in time -- a hop that G holds from slot a to a + busy after
+ * the chunk leaves v is held from L - a - busy after it "leaves" u.  A
+ * plan on it, read with time reversed (slot t -> T - t), is a plan on G:
+ * broadcast trees become reduction trees (ReduceScatter, seed 003's
+ * reverse-tree argument).
+ */
+#define SWAI_MTEG_TRANSPOSE 4u
 
 struct swai_mteg {
     int ncards, H;              /* slots 0 .. H */
@@ -182,9 +191,22 @@ int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_co
                        const int *nhops, struct swai_sched *s, char *why, size_t n);
 
 /*
- * MTEGCCA for @coll (SWAI_COLL_ALLGATHER, or SWAI_COLL_BROADCAST from
- * @root) of blocks of @block_bytes cut into @chunks chunks, on @t: the
- * schedule into *s (free with swai_sched_free).  @H 0: start small and
+ * Reduction trees @rs (AllGather's, planned with SWAI_MTEG_TRANSPOSE, its
+ * last arrival @rs_slots) read backwards, then broadcast trees @ag forward
+ * after them: ReduceScatter (@rs), AllReduce (both), AllGather and
+ * Broadcast (@ag), as the schedule @name into *s (swai-mteg-sched.c).
+ */
+int swai_mteg_schedule_plans(const struct swai_mteg_plan *rs, int rs_slots,
+                             const struct swai_mteg_plan *ag, const char *name,
+                             enum swai_coll coll, int root, uint32_t chunks,
+                             struct swai_sched *s, char *why, size_t n);
+
+/*
+ * The synthesizer for @coll -- AllGather, Broadcast from @root, and by the
+ * reverse-tree argument ReduceScatter and AllReduce (ReduceScatter, then
+ * AllGather: completion and bound are the two phases' sums) -- of blocks
+ * of @block_bytes (swai_coll_block_bytes) cut into @chunks chunks, on @t:
+ * the schedule into *s (free with swai_sched_free).  @H 0: start small and
  * double until every tree fits.  0, or -errno with @why.
  */
 int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,

@@ -12,28 +12,6 @@
 
 #include "swai-mteg.h"
 
-/* One send or receive of a rank, at a slot. */
-struct event {
-    int slot, recv, peer;
-    uint32_t off;               /* the chunk's place in OUT */
-};
-
-static int cmp_event(const void *a, const void *b)
-{
-    const struct event *x = a, *y = b;
-
-    if (x->slot != y->slot) {
-        return x->slot < y->slot ? -1 : 1;
-    }
-    if (x->recv != y->recv) {
-        return x->recv ? -1 : 1;    /* what arrives at t may leave at t */
-    }
-    if (x->peer != y->peer) {
-        return x->peer < y->peer ? -1 : 1;
-    }
-    return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /*
  * Ours: how many times the tree that ends last is moved to the front and
  * every tree planned again (the best order kept).  A greedy plan lets the
@@ -166,95 +144,6 @@ static int plan(const struct swai_topo *t, const struct plan_ctx *p, uint64_t ch
     return ret;
 }
 
-/* Each hop of every tree as the sender's and the receiver's event (@ev NULL: count). */
-static void events(const struct swai_mteg *m, enum swai_coll coll, int root, int nsrc,
-                   uint32_t chunks, const struct swai_mteg_hop *hops, const int *nhops,
-                   struct event **ev, int *nev)
-{
-    int N = m->ncards;
-
-    for (int i = 0; i < nsrc; i++) {
-        int src = coll == SWAI_COLL_ALLGATHER ? i : root;
-
-        for (uint32_t c = 0; c < chunks; c++) {
-            size_t tree = (size_t)i * chunks + c;
-            uint32_t off = (coll == SWAI_COLL_ALLGATHER ? (uint32_t)src * chunks : 0) + c;
-
-            for (int k = 0; k < nhops[tree]; k++) {
-                const struct swai_mteg_hop *h = &hops[tree * (size_t)N * (size_t)N + (size_t)k];
-                const struct swai_mteg_edge *e = &m->e[h->e];
-
-                if (ev) {
-                    ev[e->u][nev[e->u]] = (struct event){ h->t, 0, e->v, off };
-                    ev[e->v][nev[e->v]] = (struct event){ h->t + e->L, 1, e->u, off };
-                }
-                nev[e->u]++;
-                nev[e->v]++;
-            }
-        }
-    }
-}
-
-/* The trees as steps: every rank's sends and receives in slot order. */
-int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_coll coll,
-                       int root, uint32_t chunks, const struct swai_mteg_hop *hops,
-                       const int *nhops, struct swai_sched *s, char *why, size_t n)
-{
-    int N = m->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1;
-    struct event **ev = calloc((size_t)N, sizeof(*ev));
-    int *nev = calloc((size_t)N, sizeof(*nev)), ret;
-
-    ret = swai_sched_init(s, name, coll, N, root, chunks);
-    if (!ev || !nev) {
-        ret = -ENOMEM;
-    }
-    if (!ret) {
-        events(m, coll, root, nsrc, chunks, hops, nhops, NULL, nev);
-    }
-    for (int r = 0; !ret && r < N; r++) {
-        ev[r] = malloc(((size_t)nev[r] + 1) * sizeof(**ev));
-        nev[r] = 0;
-        if (!ev[r]) {
-            ret = -ENOMEM;
-        }
-    }
-    if (!ret) {
-        events(m, coll, root, nsrc, chunks, hops, nhops, ev, nev);
-    }
-    for (int r = 0; !ret && r < N; r++) {
-        if (coll == SWAI_COLL_ALLGATHER) {
-            swai_sched_copy(s, r, SWAI_BUF_IN, 0, SWAI_BUF_OUT, (uint32_t)r * chunks, chunks, 0);
-        } else if (r == root) {
-            swai_sched_copy(s, r, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, chunks, 0);
-        }
-        qsort(ev[r], (size_t)nev[r], sizeof(**ev), cmp_event);
-        for (int k = 0; k < nev[r]; k++) {
-            const struct event *x = &ev[r][k];
-
-            if (x->recv) {
-                swai_sched_recv(s, r, x->peer, SWAI_BUF_OUT, x->off, 1, (uint32_t)x->slot);
-            } else {
-                swai_sched_send(s, r, x->peer, SWAI_BUF_OUT, x->off, 1, (uint32_t)x->slot);
-            }
-        }
-    }
-    if (!ret) {
-        ret = s->err ? s->err : swai_sched_autodeps(s);
-    }
-    for (int r = 0; ev && r < N; r++) {
-        free(ev[r]);
-    }
-    free(ev);
-    free(nev);
-    if (ret) {
-        snprintf(why, n, ret == -ENOMEM ? "out of memory" : "the schedule cannot be built");
-        if (s->ranks) {
-            swai_sched_free(s);
-        }
-    }
-    return ret;
-}
-
 void swai_mteg_plan_free(struct swai_mteg_plan *p)
 {
     swai_mteg_free(&p->m);
@@ -275,7 +164,8 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
     memset(res, 0, sizeof(*res));
     memset(p, 0, sizeof(*p));
     if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
-        snprintf(why, n, "%s: the synthesizer makes allgather and broadcast",
+        snprintf(why, n, "%s: the synthesizer makes allgather, broadcast, reducescatter and "
+                 "allreduce",
                  swai_coll_name(coll));
         return -EINVAL;
     }
@@ -322,6 +212,56 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
     return 0;
 }
 
+/* @p's figures into @res (@H the slots it planned in). */
+static void figures(const struct swai_mteg_plan *p, enum swai_coll coll, int root,
+                    uint32_t chunks, int slots, struct swai_mteg_result *res)
+{
+    res->H += p->m.H;    /* AllReduce: the two phases one after the other */
+    res->slots += slots;
+    res->completion_us += (double)slots * (double)p->m.tau_ps / 1e6;
+    res->lower_bound_us += (double)swai_mteg_lower_bound(&p->m, coll, root, chunks) *
+                           (double)p->m.tau_ps / 1e6;
+}
+
+/*
+ * ReduceScatter: AllGather's trees on the transposed MTEG, backwards
+ * (swai-mteg-sched.c).  AllReduce: those, then AllGather's trees forward,
+ * on blocks of a rank's data / N.
+ */
+static int synth_reduce(const struct swai_topo *t, enum swai_coll coll, uint64_t block_bytes,
+                        uint32_t chunks, int H, unsigned flags, struct swai_sched *s,
+                        struct swai_mteg_result *res, char *why, size_t n)
+{
+    struct swai_mteg_plan rs, ag = { 0 };
+    struct swai_mteg_result r1, r2;
+    uint64_t blk = coll == SWAI_COLL_ALLREDUCE ?
+                   (block_bytes + (uint64_t)t->ncards - 1) / (uint64_t)t->ncards : block_bytes;
+    int ret;
+
+    ret = swai_mteg_plan(t, SWAI_COLL_ALLGATHER, 0, blk, chunks, H, flags | SWAI_MTEG_TRANSPOSE,
+                         &rs, &r1, why, n);
+    if (ret) {
+        return ret;
+    }
+    if (coll == SWAI_COLL_ALLREDUCE) {
+        ret = swai_mteg_plan(t, SWAI_COLL_ALLGATHER, 0, blk, chunks, H, flags, &ag, &r2, why, n);
+    }
+    if (!ret) {
+        ret = swai_mteg_schedule_plans(&rs, r1.slots, coll == SWAI_COLL_ALLREDUCE ? &ag : NULL,
+                                       "MTEG", coll, 0, chunks, s, why, n);
+    }
+    if (!ret) {
+        memset(res, 0, sizeof(*res));
+        figures(&rs, SWAI_COLL_ALLGATHER, 0, chunks, r1.slots, res);
+        if (coll == SWAI_COLL_ALLREDUCE) {
+            figures(&ag, SWAI_COLL_ALLGATHER, 0, chunks, r2.slots, res);
+        }
+    }
+    swai_mteg_plan_free(&rs);
+    swai_mteg_plan_free(&ag);
+    return ret;
+}
+
 int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
                     uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
                     struct swai_sched *s, struct swai_mteg_result *res,
@@ -330,6 +270,9 @@ int swai_mteg_synth(const struct swai_topo *t, enum swai_coll coll, int root,
     struct swai_mteg_plan p;
     int ret;
 
+    if (coll == SWAI_COLL_REDUCESCATTER || coll == SWAI_COLL_ALLREDUCE) {
+        return synth_reduce(t, coll, block_bytes, chunks, H, flags, s, res, why, n);
+    }
     ret = swai_mteg_plan(t, coll, root, block_bytes, chunks, H, flags, &p, res, why, n);
     if (!ret) {
         ret = swai_mteg_schedule(&p.m, "MTEG", coll, root, chunks, p.hops, p.nhops, s, why, n);

@@ -49,7 +49,9 @@ static void usage(FILE *f)
 		"      --nodes K      K nodes after the pattern of the topology's node 0 (its\n"
 		"                     cards, links, links to switches): -t ndv2x2 --nodes 4\n"
 		"                     is TE-CCL's NDv2 x 4\n"
-		"  -c, --coll NAME    allgather (default) or broadcast\n"
+		"  -c, --coll NAME    allgather (default), broadcast, or by the reverse-tree\n"
+		"                     argument reducescatter and allreduce (reducescatter's\n"
+		"                     trees, then allgather's)\n"
 		"      --size S       nccl-tests' size: AllGather's output (default 1M)\n"
 		"      --chunks C     chunks a source's block is cut into (default 1)\n"
 		"      --slots H      the time-expanded graph's slots (default: grow until it fits)\n"
@@ -260,8 +262,18 @@ int main(int argc, char **argv)
 	}
 	algo = flags & SWAI_MTEG_TM ? "MTEGCCA" : "MTEG-EA";
 	coll = swai_coll_parse(coll_name);
-	if (optind != argc || (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST)) {
+	if (optind != argc || coll < 0) {
 		usage(stderr);
+		return 2;
+	}
+	if (coll == SWAI_COLL_REDUCE || coll == SWAI_COLL_ALLTOALL) {
+		fprintf(stderr, PROG ": %s: the synthesizer makes allgather, broadcast, "
+			"reducescatter and allreduce\n", coll_name);
+		return 2;
+	}
+	if (milp && coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
+		fprintf(stderr, PROG ": --milp: seed 003's model is of broadcasts (allgather, "
+			"broadcast); %s is planned by the reverse-tree argument only\n", coll_name);
 		return 2;
 	}
 	if (chassis && nodes) {

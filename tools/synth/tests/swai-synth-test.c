@@ -149,16 +149,20 @@ static void test_synth_presets(void)
 					       "dgx1", "amd", "dgx2x2" };
 
 	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++)
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < 8; k++)
 			for (uint32_t chunks = 1; chunks <= 4; chunks *= 2) {
-				enum swai_coll c = k & 1 ? SWAI_COLL_BROADCAST : SWAI_COLL_ALLGATHER;
+				static const enum swai_coll colls[] = {
+					SWAI_COLL_ALLGATHER, SWAI_COLL_BROADCAST,
+					SWAI_COLL_REDUCESCATTER, SWAI_COLL_ALLREDUCE
+				};
+				enum swai_coll c = colls[k & 3];
 				struct swai_mteg_result res;
 				struct swai_sched s;
 				struct swai_topo t;
 				char why[256];
 				int ret;
 				/* the seed's TM trees sweep every (card, slot): not at 16+ cards */
-				unsigned flags = k & 2 ? SWAI_MTEG_TM : 0;
+				unsigned flags = k & 4 ? SWAI_MTEG_TM : 0;
 
 				if (flags && p >= 6)
 					continue;
@@ -188,9 +192,9 @@ static void test_synth_presets(void)
 		char why[256];
 
 		CHECK_EQ(swai_topo_load(&t, "pcie8", why, sizeof(why)), 0);
-		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLREDUCE, 0, 1 << 20, 1, 0, 0, &s, &res,
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLTOALL, 0, 1 << 20, 1, 0, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
-		CHECK(strstr(why, "allgather and broadcast") != NULL);
+		CHECK(strstr(why, "reducescatter and allreduce") != NULL);
 		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_BROADCAST, 8, 1 << 20, 1, 0, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
 		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 2, 0, &s, &res,
@@ -392,7 +396,7 @@ static void test_milp_refusals(void)
 static const struct tap_test tests[] = {
 	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
-	{ "MTEG-EA and MTEGCCA: AllGather and Broadcast on 8 presets verify, above the bound",
+	{ "MTEG-EA and MTEGCCA: AllGather, Broadcast, ReduceScatter, AllReduce on 8 presets verify",
 	  test_synth_presets },
 	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
 	  test_ea },
