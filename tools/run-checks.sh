@@ -657,8 +657,8 @@ run_suite vm-load-busy vm --cards 2 -- env SWAI_EXPECT_CARDS=2 \
 	SWAI_BUSY_CYCLES="${SWAI_BUSY_CYCLES:-25}" swai_load_test -r module.busy_load_unload_cycles
 wait $lane
 for vmsuite in vm-2cards-default vm-fuzz cluster-2x2 cluster-nic-2x2 cluster-a2a-2x4 \
-		vm-1card-all-global vm-8cards-all-local vm-8cards-ring smi-json vm-8cards-alltoall \
-		vm-runner-faults vm-mmio-fuzz vm-unplug vm-load-busy; do
+		vm-1card-all-global vm-8cards-all-local vm-8cards-ring smi-json vm-8cards-dgx1 \
+		vm-8cards-alltoall vm-runner-faults vm-mmio-fuzz vm-unplug vm-load-busy; do
 	report "$vmsuite"
 done
 
