@@ -324,9 +324,14 @@ $(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicar
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(DRM_LIBS) -lm
 
-# make figures: seed 003's figures 3-9 (tables and PNGs in build/figures/synth), made
-# again only when the synthesizer, the script or a topology changes.
-figures: $(B)/figures/synth/.done
+# make figures: the seeds' cluster figures -- 000, 001, 002 by swccl-sim (build/figures/sim),
+# 003's by swccl-synth (build/figures/synth): markdown tables beside the seeds' numbers and
+# PNGs, made again only when the tool, its script or a topology changes (about 2.5 minutes).
+figures: $(B)/figures/sim/.done $(B)/figures/synth/.done
+$(B)/figures/sim/.done: $(B)/bin/swccl-sim tools/sim/sim-figures.sh \
+		$(wildcard tools/cluster/topologies/*.json)
+	tools/sim/sim-figures.sh $(B)/figures/sim
+	@touch $@
 $(B)/figures/synth/.done: $(B)/bin/swccl-synth tools/synth/synth-figures.sh \
 		$(wildcard tools/cluster/topologies/*.json)
 	tools/synth/synth-figures.sh $(B)/figures/synth

@@ -1,0 +1,75 @@
+#!/bin/bash
+# sim-figures.sh OUTDIR - the seeds' cluster figures by swccl-sim (SimGrid),
+# as markdown tables beside the seeds' own numbers and PNG plots
+# (Documentation/cluster.md §9; seed 003's are tools/synth/synth-figures.sh):
+#
+#   seed000-*   AllReduce 32 MiB on a2-cluster, RING / HD / NHR, N = 2 .. 1024
+#               (NHR <= min(RING, HD) checked per N), and the small sizes at
+#               N = 16 with RB (Reduce + Broadcast)
+#   seed001-*   seed 001's Tables 1-5: 16..48 B of doubles reduced on 16..256
+#               nodes, NIC-offloaded trees against host-driven ones
+#   seed002-*   AllToAll on 2..64 nodes x 4 (seed002-8x4's node), DIRECT
+#               against PLANE: messages and bytes between nodes, time
+set -eu
+out=${1:?usage: sim-figures.sh OUTDIR}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$top/build/bin/swccl-sim
+mkdir -p "$out"
+
+# --- seed 000 ----------------------------------------------------------------
+ranks=2,3,4,5,6,7,8,12,16,32,64,100,128,255,256,512,1000,1024
+"$b" -t a2-cluster -c allreduce --size 32M -n $ranks -a RING,HD,NHR --json \
+	--plot "$out/seed000-allreduce-32M.png" >"$out/seed000-allreduce-32M.json"
+jq -sr '
+	group_by(.ranks) |
+	["| N | RING us | HD us | NHR us | NHR <= min | sim wall s (RING) |",
+	 "|---|---|---|---|---|---|"] +
+	map((map({(.algo): .}) | add) as $r |
+	    "| \($r.RING.ranks) | \($r.RING.time_us) | \($r.HD.time_us) | \($r.NHR.time_us) | " +
+	    "\(if $r.NHR.time_us <= ([$r.RING.time_us, $r.HD.time_us] | min) + 0.001
+	       then "yes" else "**no**" end) | \($r.RING.sim_wall_s) |") | .[]' \
+	"$out/seed000-allreduce-32M.json" >"$out/seed000-allreduce-32M.md"
+"$b" -t a2-cluster -c allreduce -n 16 -b 1K -e 32M -f 4 -a RING,HD,NHR,RB --json \
+	--plot "$out/seed000-sizes-n16.png" >"$out/seed000-sizes-n16.json"
+jq -sr '
+	group_by(.bytes) |
+	["| bytes (N = 16) | RING us | HD us | NHR us | RB us | fastest |", "|---|---|---|---|---|---|"] +
+	map((map({(.algo): .}) | add) as $r | (min_by(.time_us) | .algo) as $best |
+	    "| \(.[0].bytes) | \($r.RING.time_us) | \($r.HD.time_us) | \($r.NHR.time_us) | " +
+	    "\($r.RB.time_us) | \($best) |") | .[]' \
+	"$out/seed000-sizes-n16.json" >"$out/seed000-sizes-n16.md"
+
+# --- seed 001 ----------------------------------------------------------------
+# The seed's Tables 1-5 (double, us; software / offloaded), rows 16..256 nodes.
+seed001='{"16":[[26.174,15.286],[29.252,15.364],[29.336,15.502],[29.450,15.324],[29.274,15.330]],
+ "32":[[35.974,18.140],[39.922,18.326],[39.982,18.226],[39.616,18.586],[40.210,18.132]],
+ "64":[[43.860,20.884],[48.288,20.366],[48.032,20.686],[48.138,20.742],[48.062,20.568]],
+ "128":[[58.900,26.424],[61.604,26.532],[63.270,26.462],[63.374,26.076],[62.502,26.014]],
+ "256":[[70.110,31.120],[77.608,30.838],[81.324,31.492],[82.074,30.290],[78.934,30.774]]}'
+"$b" -t a2-cluster -c allreduce -a NIC,HOST -n 16,32,64,128,256 -b 16 -e 48 --step 8 --json \
+	>"$out/seed001-nic.json"
+jq -sr --argjson seed "$seed001" '
+	group_by([.ranks, .bytes]) |
+	["| nodes | bytes | ours host us | ours NIC us | ours speedup | seed 001 software | " +
+	 "seed 001 offloaded | seed speedup |", "|---|---|---|---|---|---|---|---|"] +
+	map((map({(.algo): .}) | add) as $r | $seed[($r.NIC.ranks | tostring)][($r.NIC.bytes / 8 - 2)]
+	    as $s |
+	    "| \($r.NIC.ranks) | \($r.NIC.bytes) | \($r.HOST.time_us) | \($r.NIC.time_us) | " +
+	    "\($r.HOST.time_us / $r.NIC.time_us * 1000 | round / 1000) | \($s[0]) | \($s[1]) | " +
+	    "\($s[0] / $s[1] * 1000 | round / 1000) |") | .[]' \
+	"$out/seed001-nic.json" >"$out/seed001-nic.md"
+
+# --- seed 002 ----------------------------------------------------------------
+for k in 2 4 8 16 32 64; do
+	"$b" -t seed002-8x4 --nodes $k -c alltoall -a DIRECT,PLANE --size 4M --json
+done >"$out/seed002-alltoall.json"
+jq -sr '
+	group_by(.ranks) |
+	["| nodes x 4 | DIRECT msgs | PLANE msgs | m-fold | bytes (both) | DIRECT us | PLANE us |",
+	 "|---|---|---|---|---|---|---|"] +
+	map((map({(.algo): .}) | add) as $r |
+	    "| \($r.DIRECT.ranks / 4) | \($r.DIRECT.internode_msgs) | \($r.PLANE.internode_msgs) | " +
+	    "\($r.DIRECT.internode_msgs / $r.PLANE.internode_msgs) | \($r.PLANE.internode_bytes) | " +
+	    "\($r.DIRECT.time_us) | \($r.PLANE.time_us) |") | .[]' \
+	"$out/seed002-alltoall.json" >"$out/seed002-alltoall.md"
+echo "tables and plots in $out"
