@@ -208,80 +208,16 @@ static void reduce_into(struct swai_prog *p, const struct swccl_call *c, uint64_
 	phase_fold(p, c, items, 2, 0, &dst, 1, false, n);
 }
 
-/* Do two steps' ranges of one buffer share a chunk? */
-static bool touches(const struct swai_step *a, int buf, uint32_t off, uint32_t n)
-{
-	bool rd = a->op == SWAI_STEP_SEND || a->op == SWAI_STEP_COPY ||
-		  a->op == SWAI_STEP_REDUCE || a->op == SWAI_STEP_RECV_REDUCE;
-	bool wr = a->op != SWAI_STEP_SEND;
-
-	return (rd && a->src_buf == buf && a->src_off < off + n && off < a->src_off + a->count) ||
-	       (wr && a->dst_buf == buf && a->dst_off < off + n && off < a->dst_off + a->count);
-}
-
-/*
- * Mark in @seen (indexed at @at[rank] + step) every step that happens
- * before step @i of rank @a starts: its dependencies, and for a receive
- * the send it takes, transitively.  Each rank runs its steps in an order
- * of their dependencies, and a message's SIGNAL waits for everything its
- * sender issued before it (datasheet §13.8), so such a step is over by then.
- */
-static void mark_before(const struct swai_sched *s, int **match, const int *at, bool *seen,
-			int a, int i)
-{
-	const struct swai_sched_rank *rk = &s->ranks[a];
-	const struct swai_step *st = &rk->steps[i];
-
-	for (uint32_t d = 0; d < st->ndeps; d++) {
-		int k = (int)rk->deps[st->deps_at + d];
-
-		if (!seen[at[a] + k]) {
-			seen[at[a] + k] = true;
-			mark_before(s, match, at, seen, a, k);
-		}
-	}
-	if ((st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) &&
-	    !seen[at[st->peer] + match[a][i]]) {
-		seen[at[st->peer] + match[a][i]] = true;
-		mark_before(s, match, at, seen, st->peer, match[a][i]);
-	}
-}
-
 /*
  * Can the sender write RECV @j of rank @b straight into its destination?
- * When every step of @b that touches that range before the receive
- * happens before the sender's SEND starts (so nothing of @b still uses it
- * when the bytes land; later steps depend on the receive) -- NHR's
- * AllGather gets back the chunks its ReduceScatter forwarded -- and @b is
- * not in place (its IN is copied out when it starts, which a sender's
- * write could overtake).  Saves the copy out of the slot.
+ * When the schedule allows it (swai_sched_direct), the sender knows the
+ * receiver's buffer (not across processes) and @b is not in place (its IN
+ * is copied out when it starts, which a sender's write could overtake).
  */
 static bool direct(const struct swccl_call *c, const struct swai_sched *s, int **match, int b,
 		   int j)
 {
-	const struct swai_sched_rank *rk = &s->ranks[b];
-	const struct swai_step *st = &rk->steps[j];
-	int at[SWCCL_MAX_RANKS + 1] = { 0 };
-	bool *seen = NULL, ok = true;
-
-	/* With ranks in other processes a sender knows no receiver's buffer. */
-	if (st->op != SWAI_STEP_RECV || c->xremote || in_place(c, s, b))
-		return false;
-	for (int k = 0; k < j && ok; k++) {
-		if (!touches(&rk->steps[k], st->dst_buf, st->dst_off, st->count))
-			continue;
-		if (!seen) {
-			for (int q = 0; q < s->nranks; q++)
-				at[q + 1] = at[q] + s->ranks[q].nsteps;
-			seen = calloc((size_t)at[s->nranks], sizeof(*seen));
-			if (!seen)
-				return false;
-			mark_before(s, match, at, seen, st->peer, match[b][j]);
-		}
-		ok = seen[at[b] + k];
-	}
-	free(seen);
-	return ok;
+	return !c->xremote && !in_place(c, s, b) && swai_sched_direct(s, match, b, j);
 }
 
 /*

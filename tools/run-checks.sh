@@ -392,22 +392,40 @@ cluster_nic_check() {
 # PLANE sending 4 times fewer messages between the nodes than DIRECT.
 # Seed 003's DGX1 (TE-CCL's wiring) as the VM's fabric: an AllGather and an
 # AllReduce swccl-synth makes for it in the guest run on the 8 cards from the
-# file, beside HD.
+# file, beside HD -- and the emulator-vs-simulator validation (issue 16):
+# swccl-sim --card replays the same schedules on the same topology.
 dgx1_check() {
-	local n=0 log rows
+	local n=0 log rows sim b="$top/build/bin/swccl-synth" x="$top/build/bin/swccl-sim"
+	local run='-g 1 -n 1 -w 1 --place local --json --no-summary'
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
 	log=$(vm --cards 8 --topology dgx1 --hbm-mb 64 -- sh -c \
-		'swccl-synth -t dgx1 -c allgather --size 1M --chunks 2 -o /tmp/dgx1.json --json &&
-		 SWCCL_SCHED_FILE=/tmp/dgx1.json swccl-bench allgather --cards 8 -g 1 -b 64K -e 4M \
-			-f 8 -a FILE -n 1 -w 1 --json --no-summary &&
+		"swccl-synth -t dgx1 -c allgather --size 1M --chunks 2 -o /tmp/dgx1.json --json &&
+		 SWCCL_SCHED_FILE=/tmp/dgx1.json swccl-bench allgather --cards 8 -b 64K -e 4M \
+			-f 8 -a FILE $run &&
 		 swccl-synth -t dgx1 -c allreduce --size 1M -o /tmp/dgx1-ar.json --json &&
-		 SWCCL_SCHED_FILE=/tmp/dgx1-ar.json swccl-bench allreduce --cards 8 -g 1 -b 64K \
-			-e 1M -f 16 -d float -a FILE -n 1 -w 1 --json --no-summary &&
-		 swccl-bench allgather --cards 8 -g 1 -b 64K -e 4M -f 8 -a HD -n 1 -w 1 --json \
-			--no-summary')
+		 SWCCL_SCHED_FILE=/tmp/dgx1-ar.json swccl-bench allreduce --cards 8 -b 64K \
+			-e 1M -f 16 -d float -a FILE $run &&
+		 swccl-bench allgather --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
+		 swccl-bench allreduce --cards 8 -b 64K -e 4M -f 8 -a HD $run")
 	rows=$(echo "$log" | grep '^{"kind":"row"')
 	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
+	# the same schedules on the host (swccl-synth is deterministic), on SimGrid
+	sim=$("$b" -t dgx1 -c allgather --size 1M --chunks 2 -o "$top/build/dgx1-ag.json" \
+			>/dev/null &&
+		"$b" -t dgx1 -c allreduce --size 1M -o "$top/build/dgx1-ar.json" >/dev/null &&
+		{ "$x" -t dgx1 --in "$top/build/dgx1-ag.json" -b 64K -e 4M -f 8 --card --json &&
+		  "$x" -t dgx1 --in "$top/build/dgx1-ar.json" -b 64K -e 1M -f 16 --card --json &&
+		  "$x" -t dgx1 -c allgather -a HD -n 8 -b 64K -e 4M -f 8 --card --json &&
+		  "$x" -t dgx1 -c allreduce -a HD -n 8 -b 64K -e 4M -f 8 --card --json; } |
+		sed 's/"algo":"MTEG"/"algo":"FILE"/')
+	# emulator row and simulator row side by side: coll, algo, bytes, both times
+	both=$(jq -sc 'group_by([.coll, .algo, .bytes]) | map(select(length == 2) |
+		{coll: .[0].coll, algo: .[0].algo, bytes: .[0].bytes,
+		 emu: (map(select(.predicted_us)) | .[0].time_us),
+		 sim: (map(select(.predicted_us | not)) | .[0].time_us)}) | .[]' \
+		<(echo "$rows"; echo "$sim"))
 	echo "$rows" | jq -c '{coll, bytes, algo, time_us, predicted_us, wrong}' | sed 's/^/# /'
+	echo "$both" | jq -c '. + {diff: (.sim - .emu)}' | sed 's/^/# card vs sim: /'
 	t "an AllGather synthesized for dgx1 in the guest: 3 rows on its 8 cards, 0 wrong" \
 		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allgather\")) |
 			length == 3 and all(.[]; .wrong == 0)" >/dev/null'
@@ -415,8 +433,14 @@ dgx1_check() {
 		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allreduce\")) |
 			length == 2 and all(.[]; .wrong == 0)" >/dev/null'
 	t "predicted_us is the modeled time in every row (and HD's)" \
-		'echo "$rows" | jq -se "length == 8 and
+		'echo "$rows" | jq -se "length == 11 and
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
+	t "emulator vs simulator (swccl-sim --card): every row's growth with size the same to 0.01 us" \
+		'echo "$both" | jq -se "length == 11 and (group_by([.coll, .algo]) |
+			all(.[]; sort_by(.bytes) | .[0] as \$s |
+			    all(.[]; ((.sim - \$s.sim) - (.emu - \$s.emu) | fabs) < 0.01)))" >/dev/null'
+	t "emulator vs simulator: every row within 20 us (the fixed costs of a call)" \
+		'echo "$both" | jq -se "all(.[]; (.sim - .emu | fabs) < 20)" >/dev/null'
 	echo "1..$n"
 }
 

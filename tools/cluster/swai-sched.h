@@ -159,6 +159,16 @@ int swai_sched_match(const struct swai_sched *s, int ***match, char *why,
 void swai_sched_match_free(const struct swai_sched *s, int **match);
 
 /*
+ * May the sender write RECV @j of rank @b straight into its destination
+ * (@match from swai_sched_match)?  When every step of @b that touches that
+ * range before the receive happens before the sender's SEND starts -- so
+ * nothing of @b still uses it when the bytes land; later steps depend on
+ * the receive -- as NHR's AllGather gets back the chunks its ReduceScatter
+ * forwarded.  Saves the copy out of the landing slot (swai-sched-direct.c).
+ */
+bool swai_sched_direct(const struct swai_sched *s, int **match, int b, int j);
+
+/*
  * swai-coll-size.c: nccl-tests' busbw factor of @c on @nranks ranks, and
  * the bytes of one block (what the schedule's chunks cut) of a call whose
  * nccl-tests size is @size (the whole output of AllGather, the input of

@@ -41,6 +41,8 @@ static struct {
     struct swai_timing_props p;
     uint64_t bytes;
     const int *card;
+    bool as_card;
+    bool **direct;          /* --card: [rank][step], a receive the sender writes in place */
     sg_bar_t ready;
     double *end;            /* [rank] seconds */
     uint64_t transfers;
@@ -64,6 +66,32 @@ static sg_mailbox_t mbox(int from, int to)
 
     snprintf(name, sizeof(name), "%d>%d", from, to);
     return sg_mailbox_by_name(name);
+}
+
+/* A core group's LDM: 32 CPEs of 256 KiB (datasheet §3), what libswccl cuts reductions by. */
+#define CG_LDM  (32ull * 256 * 1024)
+
+/* --card: the step as a core group runs it -- a SEND's COPY waits for its bytes to land. */
+static void card_step(const struct swai_step *st, bool direct, sg_mailbox_t *to,
+                      sg_mailbox_t *from)
+{
+    static char payload;
+    uint64_t bytes = swai_sched_range_bytes(run.s, run.bytes, st->op == SWAI_STEP_SEND ?
+                                            st->src_off : st->dst_off, st->count);
+
+    bool slept = false;
+
+    sg_actor_sleep_for(ps_s(swai_sim_card_before_ps(&run.p, st)));
+    if (st->op == SWAI_STEP_SEND) {
+        sg_mailbox_put(to[st->peer], &payload, (long)bytes);
+        run.transfers++;
+    } else if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+        double t0 = simgrid_get_clock();
+
+        sg_mailbox_get(from[st->peer]);
+        slept = simgrid_get_clock() > t0;   /* the WAIT found it there: no wake-up */
+    }
+    sg_actor_sleep_for(ps_s(swai_sim_card_after_ps(&run.p, st, direct, slept, bytes, CG_LDM)));
 }
 
 static void rank_main(int argc, char **argv)
@@ -106,6 +134,9 @@ static void rank_main(int argc, char **argv)
         fprintf(stderr, "swccl-sim: rank %d: its steps have no order\n", r);
         abort();
     }
+    if (run.as_card) {
+        sg_actor_sleep_for(ps_s(swai_sim_card_launch_ps(&run.p)));
+    }
     for (int k = 0; k < rk->nsteps; k++) {
         const struct swai_step *st = &rk->steps[order[k]];
 
@@ -117,6 +148,10 @@ static void rank_main(int argc, char **argv)
                 sg_comm_wait(comm[on]);
                 comm[on] = NULL;
             }
+        }
+        if (run.as_card) {
+            card_step(st, run.direct[r][order[k]], to, from);
+            continue;
         }
         switch (st->op) {
         case SWAI_STEP_SEND: {
@@ -160,6 +195,32 @@ static double wall_now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --card: which receives the lowering makes direct (swai_sched_direct), per rank. */
+static int card_direct(const struct swai_sched *s, struct result *res)
+{
+    int **match;
+
+    res->err = swai_sched_match(s, &match, res->why, sizeof(res->why));
+    run.direct = res->err ? NULL : calloc((size_t)s->nranks, sizeof(*run.direct));
+    for (int r = 0; run.direct && r < s->nranks; r++) {
+        run.direct[r] = calloc((size_t)s->ranks[r].nsteps + 1, sizeof(**run.direct));
+        for (int i = 0; run.direct[r] && i < s->ranks[r].nsteps; i++) {
+            run.direct[r][i] = swai_sched_direct(s, match, r, i);
+        }
+        if (!run.direct[r]) {
+            run.direct = NULL;  /* the child exits: its memory goes with it */
+        }
+    }
+    if (!res->err && !run.direct) {
+        res->err = -ENOMEM;
+        snprintf(res->why, sizeof(res->why), "out of memory");
+    }
+    if (!res->err) {
+        swai_sched_match_free(s, match);
+    }
+    return res->err;
 }
 
 /* The child: platform, actors, run; the result into @res. */
@@ -209,6 +270,10 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
     }
     free(want);
     if (res->err) {
+        unlink(path);
+        return;
+    }
+    if (run.as_card && card_direct(s, res)) {
         unlink(path);
         return;
     }
@@ -274,6 +339,7 @@ int swai_sim_run(const struct swai_sim_in *in, struct swai_sim_out *out,
         run.s = in->s;
         run.t = in->t;
         run.bytes = in->bytes;
+        run.as_card = in->as_card;
         if (in->card) {
             run.p = *in->card;
         } else {

@@ -38,7 +38,7 @@ struct args {
 	const char *algos[MAX_LIST];
 	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch;
 	uint64_t minb, maxb, factor, step;
-	bool json, model, spread;
+	bool json, model, spread, card;
 };
 
 static void usage(FILE *f)
@@ -65,6 +65,9 @@ static void usage(FILE *f)
 		"                     spread: card 0 of every node first, then card 1 ...\n"
 		"                     (one rank a node: HCCL's level between servers)\n"
 		"      --model        also the schedule cost model's time (small N only)\n"
+		"      --card         each rank as one core group of a card runs its lowered\n"
+		"                     program (launch, a COPY a send, waits): what the emulator\n"
+		"                     measures with swccl-bench -g 1 (Documentation/cluster.md §8)\n"
 		"      --json         one JSON object per row\n"
 		"      --plot F.png   plot the rows with gnuplot: time against ranks (several\n"
 		"                     -n), else busbw against size, one line per algorithm\n");
@@ -92,6 +95,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "size", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "model", no_argument, NULL, 'm' },
+		{ "card", no_argument, NULL, 'C' },
 		{ "place", required_argument, NULL, 'p' },
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
@@ -123,6 +127,7 @@ static void parse(int argc, char **argv, struct args *a)
 		case 'r': a->root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0,
 							      SWAI_SCHED_MAX_RANKS - 1); break;
 		case 'm': a->model = true; break;
+		case 'C': a->card = true; break;
 		case 'N': a->nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'p':
 			if (strcmp(optarg, "packed") && strcmp(optarg, "spread"))
@@ -332,8 +337,8 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	swai_sched_internode(&s, node_of, &msgs, &chunks);
 	in = (struct internode){ (long long)msgs,
 				 (long long)(chunks * (bytes / (s.chunks ? s.chunks : 1))) };
-	if (swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes, .rank_card = card },
-			 &out, why, sizeof(why))) {
+	if (swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes, .rank_card = card,
+						.as_card = a->card }, &out, why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s %s on %d ranks of %s: %s\n", s.name,
 			swai_coll_name(s.coll), N, t->name, why);
 		swai_sched_free(&s);
