@@ -256,6 +256,33 @@ int swai_mteg_edge_next(struct swai_mteg *m, const struct swai_mteg_edge *e, int
     return t0;
 }
 
+int swai_mteg_trim(struct swai_mteg *m, int H)
+{
+    uint8_t *taken;
+    int *skip;
+
+    if (H < 1 || H > m->H) {
+        return -EINVAL;
+    }
+    taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
+    skip = calloc((size_t)m->nres * (size_t)(H + 2), sizeof(*skip));
+    if (!taken || !skip) {
+        free(taken);
+        free(skip);
+        return -ENOMEM;
+    }
+    for (int r = 0; r < m->nres; r++) {
+        memcpy(&taken[(size_t)r * (size_t)(H + 1)], &m->taken[(size_t)r * (size_t)(m->H + 1)],
+               (size_t)H + 1);
+    }
+    free(m->taken);
+    free(m->skip);
+    m->taken = taken;
+    m->skip = skip;
+    m->H = H;
+    return 0;
+}
+
 void swai_mteg_clear(struct swai_mteg *m)
 {
     memset(m->taken, 0, (size_t)m->nres * (size_t)(m->H + 1));

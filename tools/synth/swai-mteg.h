@@ -137,6 +137,12 @@ bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge 
  * is free); -1 past H.
  */
 int swai_mteg_edge_next(struct swai_mteg *m, const struct swai_mteg_edge *e, int t0);
+/*
+ * The MTEG cut to slots 0..@H, what is taken in them kept: a plan that
+ * ends by @H, made with room to spare, on the smallest graph that holds
+ * it (the MILP's).  0, -EINVAL (@H not in 1..H), -ENOMEM (@m unchanged).
+ */
+int swai_mteg_trim(struct swai_mteg *m, int H);
 /* Every link free again in every slot (a new plan on the same MTEG). */
 void swai_mteg_clear(struct swai_mteg *m);
 /* Mark (@on) or free every hop's link of @h in its slots. */

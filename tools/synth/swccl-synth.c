@@ -120,12 +120,12 @@ static double algbw(uint64_t bytes, double us)
 }
 
 /*
- * --milp: MTEGCCA again on H = its last slot (where it ended, so its trees
- * fit: the MIP start), CBC on that MTEG; with @s, the solution's schedule,
- * verified.
+ * --milp: the heuristic again on its @H, the MTEG then cut to @slots (where
+ * it ended, so its trees fit: the MIP start), CBC on that MTEG; with @s,
+ * the solution's schedule, verified.
  */
 static int run_milp(const struct swai_topo *t, enum swai_coll coll, int root, uint64_t block,
-		    uint32_t chunks, unsigned flags, int slots, long limit, struct swai_sched *s,
+		    uint32_t chunks, unsigned flags, int H, int slots, long limit, struct swai_sched *s,
 		    struct swai_milp_result *r, double *tau_us, char *why, size_t n)
 {
 	struct swai_mteg_result res;
@@ -133,7 +133,16 @@ static int run_milp(const struct swai_topo *t, enum swai_coll coll, int root, ui
 	struct swai_mteg_hop *hops;
 	int *nhops, ret;
 
-	ret = swai_mteg_plan(t, coll, root, block, chunks, slots, flags, &p, &res, why, n);
+	/*
+	 * Planned as before (its order's first tries need the room), then the
+	 * graph cut to where it ended: the MILP's H.
+	 */
+	ret = swai_mteg_plan(t, coll, root, block, chunks, H, flags, &p, &res, why, n);
+	if (!ret && swai_mteg_trim(&p.m, slots)) {
+		snprintf(why, n, "out of memory");
+		swai_mteg_plan_free(&p);
+		ret = -ENOMEM;
+	}
 	if (ret)
 		return ret;
 	*tau_us = (double)p.m.tau_ps / 1e6;
@@ -311,7 +320,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (milp) {
-		ret = run_milp(&t, (enum swai_coll)coll, root, block, chunks, flags, res.slots, milp,
+		ret = run_milp(&t, (enum swai_coll)coll, root, block, chunks, flags, res.H, res.slots, milp,
 			       out || xml || model ? &ms : NULL, &mr, &tau_us, why, sizeof(why));
 		if (ret) {
 			fprintf(stderr, PROG ": the MILP on %s: %s\n", t.name, why);

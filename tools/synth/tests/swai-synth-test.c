@@ -85,7 +85,7 @@ static void test_tm_tree(void)
 
 static void test_ea(void)
 {
-	struct swai_mteg_hop hops[9];
+	struct swai_mteg_hop hops[9], last;
 	struct swai_mteg_result res, tm;
 	int nhops, arrive[3];
 	struct swai_sched s;
@@ -111,8 +111,15 @@ static void test_ea(void)
 	/* the fourth copy from a reaches c at 7 (b -> c busy to 6): the fifth not in 8 */
 	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), 0);
 	CHECK_EQ(arrive[2], 7);
+	last = hops[nhops - 1];
 	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), -ENOSPC);
 	CHECK_EQ(nhops, 0);
+	/* cut to the 7 slots the plan ends by: what is taken stays taken */
+	CHECK_EQ(swai_mteg_trim(&m, 9), -EINVAL);
+	CHECK_EQ(swai_mteg_trim(&m, 7), 0);
+	CHECK_EQ(m.H, 7);
+	CHECK(!swai_mteg_edge_free(&m, &m.e[last.e], last.t));
+	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), -ENOSPC);
 	swai_mteg_free(&m);
 	swai_topo_free(&t);
 
