@@ -223,6 +223,11 @@ synth_cli() {
 	t "the issue's command: --preset ndv2 --chassis 4 is NDv2 x 4 (32 ranks), its figures" \
 		'echo "$out" | jq -e ".ranks == 32 and .solve_s >= 0 and .completion_us > 0 and
 		   .lower_bound_us > 0" >/dev/null'
+	out=$("$b" --preset ndv2 --chassis 10 --size 1M --chunks auto --json)
+	echo "$out" | sed 's/^/# /'
+	t "--chunks auto: NDv2 x 10 at 1 MiB within 5 % of its lower bound" \
+		'echo "$out" | jq -e ".ranks == 80 and .chunks > 1 and
+		   .completion_us <= 1.05 * .lower_bound_us" >/dev/null'
 	t "AMD x 3 (--preset amd --chassis 3: each chassis its own pair switches) verifies" \
 		'"$b" --preset amd --chassis 3 --size 1M -o "$top/build/synth-amd3.json" --json |
 		   jq -e ".ranks == 48" >/dev/null &&

@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"                     argument reducescatter and allreduce (reducescatter's\n"
 		"                     trees, then allgather's)\n"
 		"      --size S       nccl-tests' size: AllGather's output (default 1M)\n"
-		"      --chunks C     chunks a source's block is cut into (default 1)\n"
+		"      --chunks C     chunks a source's block is cut into (default 1); auto: the\n"
+		"                     best of 1, 2, 4, 8 and 16\n"
 		"      --slots H      the time-expanded graph's slots (default: grow until it fits)\n"
 		"  -o FILE.json       write the schedule (the project's format)\n"
 		"      --msccl FILE   write it as MSCCL's XML too\n"
@@ -111,6 +112,43 @@ static const char *chassis_pattern(const char *topo, int chassis, char *buf, siz
 		return topo;    /* a file, or already a pattern of chassis */
 	swai_topo_free(&two);
 	return buf;
+}
+
+/*
+ * The synthesis, or with *@chunks 0 (--chunks auto) the best of 1, 2, 4, 8
+ * and 16 chunks a block -- the seed's mu is an input; cutting a block
+ * finer pipelines it through relays, at more slots to plan -- into
+ * *@chunks.
+ */
+static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint64_t block,
+		 uint32_t *chunks, int H, unsigned flags, struct swai_sched *s,
+		 struct swai_mteg_result *res, char *why, size_t n)
+{
+	struct swai_mteg_result r;
+	struct swai_sched try;
+	int ret = -EINVAL;
+
+	if (*chunks)
+		return swai_mteg_synth(t, coll, root, block, *chunks, H, flags, s, res, why, n);
+	for (uint32_t c = 1; c <= 16 && c <= block; c *= 2) {
+		int got = swai_mteg_synth(t, coll, root, block, c, H, flags, &try, &r, why, n);
+
+		if (got == -ENOMEM)
+			return got;
+		if (got)
+			continue;
+		if (!ret && r.completion_us >= res->completion_us) {
+			swai_sched_free(&try);
+			continue;
+		}
+		if (!ret)
+			swai_sched_free(s);
+		*s = try;
+		*res = r;
+		*chunks = c;
+		ret = 0;
+	}
+	return ret;
 }
 
 /* nccl-tests' algbw: the collective's size over its time, GB/s. */
@@ -252,7 +290,9 @@ int main(int argc, char **argv)
 		case 'c': coll_name = optarg; break;
 		case 's': size = swai_cli_size_or_exit(PROG, "--size", optarg); break;
 		case 'r': root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0, 65535); break;
-		case 'C': chunks = (uint32_t)swai_cli_long_or_exit(PROG, "--chunks", optarg, 1, 64); break;
+		case 'C': chunks = !strcmp(optarg, "auto") ? 0 :
+				   (uint32_t)swai_cli_long_or_exit(PROG, "--chunks", optarg, 1, 64);
+			break;
 		case 'H': H = (int)swai_cli_long_or_exit(PROG, "--slots", optarg, 1, 1 << 16); break;
 		case 'o': out = optarg; break;
 		case 'x': xml = optarg; break;
@@ -297,8 +337,8 @@ int main(int argc, char **argv)
 	}
 	block = swai_coll_block_bytes((enum swai_coll)coll, t.ncards, size);
 	t0 = now_s();
-	ret = swai_mteg_synth(&t, (enum swai_coll)coll, root, block, chunks, H, flags, &s, &res,
-			      why, sizeof(why));
+	ret = synth(&t, (enum swai_coll)coll, root, block, &chunks, H, flags, &s, &res, why,
+		    sizeof(why));
 	solve = now_s() - t0;
 	if (ret) {
 		fprintf(stderr, PROG ": %s on %s: %s\n", coll_name, t.name, why);
