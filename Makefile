@@ -512,7 +512,9 @@ demo: setup
 	$(B)/bin/swccl-sim -t a2-cluster -n 16,32,64,128,256 -a NIC,HOST -b 16 -e 48 --step 8 \
 		--plot $(B)/swccl-sim-nic.png && \
 	echo && echo "# === all-to-all across planes, seed 002 (tools/bench/alltoall-demo.sh)" && \
-	tools/bench/alltoall-demo.sh $(B)
+	tools/bench/alltoall-demo.sh $(B) && \
+	echo && echo "# === schedules synthesized on the topology, seed 003 (tools/bench/synth-demo.sh)" && \
+	tools/bench/synth-demo.sh $(B)
 
 lint: need-setup
 	$(SWAI_CHECKPATCH) --strict --no-tree --terse --show-types -f \
