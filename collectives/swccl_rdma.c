@@ -18,20 +18,9 @@
 
 const char *swccl_rdma_unsupported(const struct swccl_call *c)
 {
-	static __thread char why[160];
-
-	if (c->coll != SWCCL_ALLTOALL)
-		return "only AllToAll runs over RDMA WRITE between nodes";
-	if (c->v)	/* each message's size is checked as it goes (swccl_rdma_run.c) */
-		return NULL;
-	/* PLANE's messages between nodes carry a node's blocks: m of them. */
-	if ((uint64_t)c->count * c->esize * (uint64_t)c->nranks > SWCCL_RDMA_MSG_MAX) {
-		snprintf(why, sizeof(why), "%zu bytes a peer: at most %u KiB a rank's whole "
-			 "input over the NICs (a peer queues 4 MiB of WRITEs)",
-			 c->count * c->esize, SWCCL_RDMA_MSG_MAX >> 10);
-		return why;
-	}
-	return NULL;
+	/* any size: blocks larger than a peer queues go in rounds (swccl_rdma_proto.c) */
+	return c->coll != SWCCL_ALLTOALL ? "only AllToAll runs over RDMA WRITE between nodes" :
+	       NULL;
 }
 
 static void close_rank(void *ctx, int r)

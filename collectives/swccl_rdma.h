@@ -40,8 +40,12 @@ struct swccl_plan;
 /* Phases a schedule may have over the NICs (PLANE: 3). */
 #define SWCCL_RDMA_PHASES	4
 #define SWCCL_RDMA_PORTS	(1 + SWCCL_RDMA_PHASES)
-/* A message is at most this (a peer queues 4 MiB of WRITEs, datasheet §16.3). */
+/*
+ * What one phase of a round may send a port: a peer queues 4096 packets of
+ * 1 KiB, 4 MiB of WRITEs (datasheet §16.3).
+ */
 #define SWCCL_RDMA_MSG_MAX	(4u << 20)
+#define SWCCL_RDMA_PACKET	1024u
 
 /* Where a rank's ports and mailbox are, as every rank knows it. */
 struct swccl_rdma_peer {
@@ -72,6 +76,12 @@ struct swccl_rdma_call {
 	int *rmatch[SWCCL_MAX_RANKS];		/* send -> its receive at the peer */
 	int *level[SWCCL_MAX_RANKS];		/* every step's phase */
 	int nlevels;
+	/*
+	 * Rounds: round j moves bytes [j w, (j + 1) w) of every block, so that
+	 * no port is ever sent more than a peer queues (SWCCL_RDMA_MSG_MAX) in
+	 * one phase; w is the whole block when one round does.
+	 */
+	uint64_t win_off, win_len;
 	bool in_copy[SWCCL_MAX_RANKS];		/* in place: IN copied to in_va first */
 	uint64_t in_va[SWCCL_MAX_RANKS];
 	uint64_t scratch_va[SWCCL_MAX_RANKS];

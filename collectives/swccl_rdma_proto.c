@@ -49,6 +49,29 @@ static bool live(const struct swccl_rdma_call *x, int r, const struct swai_step 
 	       len(x, r, st->dst_buf, st->dst_off, st->count);
 }
 
+/* The part of [0, @n) in this round's window: its length, its start in *lo. */
+static uint64_t in_window(const struct swccl_rdma_call *x, uint64_t n, uint64_t *lo)
+{
+	uint64_t a = x->win_off < n ? x->win_off : n;
+
+	*lo = a;
+	return x->win_len < n - a ? x->win_len : n - a;
+}
+
+/* Does rank @r's step @st move anything in this round? */
+static bool live_now(const struct swccl_rdma_call *x, int r, const struct swai_step *st)
+{
+	bool src = st->op == SWAI_STEP_SEND || st->op == SWAI_STEP_COPY;
+	int b = src ? st->src_buf : st->dst_buf;
+	uint32_t off = src ? st->src_off : st->dst_off;
+	uint64_t lo;
+
+	for (uint32_t c = off; c < off + st->count; c++)
+		if (in_window(x, len(x, r, b, c, 1), &lo))
+			return true;
+	return false;
+}
+
 /*
  * The device address of chunk @off of rank @r's buffer @b: the caller's
  * buffers (host memory: its mapping; AllToAllv: each block's own), the
@@ -223,6 +246,30 @@ static int writes(const struct swccl_rdma_call *x, int r, int port, int q, uint6
 	return n;
 }
 
+/*
+ * This round's part of a message -- chunks [@off, @off + @count) of rank
+ * @r's buffer @b at @src, to @dst at rank @q -- as WRITEs, the window of
+ * every chunk (a PLANE message carries several blocks), the last WRITE
+ * counted.  Into d[]; how many.
+ */
+static int window_writes(const struct swccl_rdma_call *x, int r, int port, int q, uint64_t dst,
+			 uint64_t src, int b, uint32_t off, uint32_t count, struct swai_nic_desc *d)
+{
+	uint64_t base = at(x, r, b, off), lo, n;
+	int nd = 0;
+
+	for (uint32_t c = off; c < off + count; c++) {
+		uint64_t rel = at(x, r, b, c) - base;
+
+		n = in_window(x, len(x, r, b, c, 1), &lo);
+		if (n)
+			nd += writes(x, r, port, q, dst + rel + lo, src + rel + lo, n, false, d + nd);
+	}
+	if (nd)
+		d[nd - 1].flags |= SWAI_NIC_F_CP;	/* delivery is in order: all of it is there */
+	return nd;
+}
+
 /* Take @n completions of rank @r's @port; @waits names what a timeout waited for. */
 static swcclResult_t reap(struct swccl_rdma_call *x, const struct swccl_rdma_io *io, int r,
 			  int port, int n, const char *waits)
@@ -262,10 +309,9 @@ static int peers(const struct swccl_rdma_call *x, int r, bool to, int *who)
 }
 
 /*
- * Stage 1, rank @r: its input copied if it is in place (a loopback WRITE,
- * before the records: a port runs its descriptors in order), its senders
- * told where its buffers are, and its wait for its receivers.  Descriptors
- * posted: *posted.
+ * Stage 1 of a round, rank @r: its senders told where its buffers are
+ * (an in-place input was copied out before: copy_in), and its wait for its
+ * receivers.  Descriptors posted: *posted.
  */
 static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rdma_io *io,
 				int r, int *posted)
@@ -273,9 +319,6 @@ static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rd
 	struct swai_nic_desc d[SWCCL_MAX_RANKS + 8];
 	int who[SWCCL_MAX_RANKS], ns = peers(x, r, false, who), nd = 0;
 
-	if (x->in_copy[r])
-		nd = writes(x, r, 0, r, x->in_va[r], x->c->r[r].send.va, swccl_rdma_in_bytes(x),
-			    false, d);
 	for (int i = 0; i < ns; i++) {
 		const struct swccl_rdma_peer *q = &x->peer[who[i]];
 		struct swccl_rdma_rec rec = {
@@ -342,12 +385,27 @@ static swcclResult_t target(struct swccl_rdma_call *x, const struct swccl_rdma_i
 				  "bytes to rank %d, which receives %llu from it", r,
 				  (unsigned long long)bytes, st->peer,
 				  (unsigned long long)rec->bytes);
-	if (bytes > SWCCL_RDMA_MSG_MAX)
-		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll: a message of %llu bytes "
-				  "to rank %d; at most %u KiB over the NICs (a peer queues 4 MiB of "
-				  "WRITEs)", (unsigned long long)bytes, st->peer,
-				  SWCCL_RDMA_MSG_MAX >> 10);
 	return swcclSuccess;
+}
+
+/* Room for rank @r's descriptors of one phase: every chunk's WRITEs a MiB each, a count. */
+static size_t descs(const struct swccl_rdma_call *x, int r)
+{
+	size_t n = 2;
+
+	for (int i = 0; i < x->s.ranks[r].nsteps; i++) {
+		const struct swai_step *st = &x->s.ranks[r].steps[i];
+		bool src = st->op == SWAI_STEP_SEND || st->op == SWAI_STEP_COPY;
+
+		for (uint32_t c = 0; c < st->count; c++) {
+			uint64_t l = len(x, r, src ? st->src_buf : st->dst_buf,
+					 (src ? st->src_off : st->dst_off) + c, 1), lo;
+
+			l = in_window(x, l, &lo);
+			n += (size_t)(l / SWAI_NIC_WRITE_MAX) + 1;
+		}
+	}
+	return n;
 }
 
 /* Phase @k, rank @r: its copies and messages as WRITEs, and its count of what comes. */
@@ -355,7 +413,7 @@ static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rd
 				int r, int k, int *posted)
 {
 	const struct swai_sched_rank *rk = &x->s.ranks[r];
-	struct swai_nic_desc *d = calloc((size_t)rk->nsteps * 4 + 1, sizeof(*d));
+	struct swai_nic_desc *d = calloc(descs(x, r), sizeof(*d));
 	swcclResult_t res = swcclSuccess;
 	uint32_t counts = 0;
 	int nd = 0;
@@ -366,7 +424,7 @@ static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rd
 		const struct swai_step *st = &rk->steps[i];
 		uint64_t bytes, dst;
 
-		if (x->level[r][i] != k || !live(x, r, st))
+		if (x->level[r][i] != k || !live_now(x, r, st))
 			continue;
 		if (is_recv(st)) {
 			counts++;
@@ -374,15 +432,17 @@ static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rd
 		}
 		bytes = len(x, r, st->src_buf, st->src_off, st->count);
 		if (st->op == SWAI_STEP_COPY) {		/* a loopback, counted here */
-			nd += writes(x, r, 1 + k, r, va_of(x, r, st->dst_buf, st->dst_off),
-				     va_of(x, r, st->src_buf, st->src_off), bytes, true, d + nd);
+			nd += window_writes(x, r, 1 + k, r, va_of(x, r, st->dst_buf, st->dst_off),
+					    va_of(x, r, st->src_buf, st->src_off), st->src_buf,
+					    st->src_off, st->count, d + nd);
 			counts++;
 			continue;
 		}
 		res = target(x, io, r, i, bytes, &dst);
 		if (!res)
-			nd += writes(x, r, 1 + k, st->peer, dst,
-				     va_of(x, r, st->src_buf, st->src_off), bytes, true, d + nd);
+			nd += window_writes(x, r, 1 + k, st->peer, dst,
+					    va_of(x, r, st->src_buf, st->src_off), st->src_buf,
+					    st->src_off, st->count, d + nd);
 	}
 	if (!res && counts)
 		d[nd++] = counted(x, r, 1 + k, counts);
@@ -411,7 +471,8 @@ static void phase_senders(const struct swccl_rdma_call *x, int r, int k, char *b
 	}
 }
 
-swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_rdma_io *io)
+/* One round: its ready records, then phase by phase. */
+static swcclResult_t round_run(struct swccl_rdma_call *x, const struct swccl_rdma_io *io)
 {
 	int posted[SWCCL_MAX_RANKS] = { 0 }, n = x->c->nranks;
 	swcclResult_t res = swcclSuccess;
@@ -434,6 +495,88 @@ swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_
 			phase_senders(x, r, k, waits, sizeof(waits));
 			res = reap(x, io, r, 1 + k, posted[r], waits);
 		}
+	}
+	return res;
+}
+
+/*
+ * The window of a round: what a port may be sent in one phase (4096
+ * packets) over the most chunks any port takes in one phase; *rounds to
+ * cover the largest chunk.  NULL, or the reason it cannot be cut so.
+ */
+static const char *window(struct swccl_rdma_call *x, uint64_t *rounds)
+{
+	uint64_t most = 1, largest = 0, w;
+
+	for (int r = 0; r < x->c->nranks; r++)
+		for (int k = 0; k < x->nlevels; k++) {
+			uint64_t in = 0;
+
+			for (int i = 0; i < x->s.ranks[r].nsteps; i++) {
+				const struct swai_step *st = &x->s.ranks[r].steps[i];
+
+				if (x->level[r][i] == k && (is_recv(st) || st->op == SWAI_STEP_COPY))
+					in += st->count;
+				for (uint32_t c = 0; k == 0 && st->op == SWAI_STEP_SEND &&
+				     c < st->count; c++) {
+					uint64_t l = len(x, r, st->src_buf, st->src_off + c, 1);
+
+					largest = l > largest ? l : largest;
+				}
+			}
+			most = in > most ? in : most;
+		}
+	w = SWCCL_RDMA_MSG_MAX / SWCCL_RDMA_PACKET / most * SWCCL_RDMA_PACKET;
+	if (!w)
+		return "more chunks come to a port in one phase than a peer queues packets";
+	x->win_off = 0;
+	x->win_len = largest > w ? w : UINT64_MAX;
+	*rounds = largest > w ? (largest + w - 1) / w : 1;
+	return NULL;
+}
+
+/*
+ * In place: rank @r's input copied out first, by loopback WRITEs of at most
+ * what a peer queues at a time, before its records let anyone write.
+ */
+static swcclResult_t copy_in(struct swccl_rdma_call *x, const struct swccl_rdma_io *io, int r)
+{
+	struct swai_nic_desc d[SWCCL_RDMA_MSG_MAX / SWAI_NIC_WRITE_MAX + 1];
+	uint64_t n = swccl_rdma_in_bytes(x);
+	swcclResult_t res = swcclSuccess;
+
+	for (uint64_t off = 0; off < n && !res; off += SWCCL_RDMA_MSG_MAX) {
+		uint64_t l = n - off < SWCCL_RDMA_MSG_MAX ? n - off : SWCCL_RDMA_MSG_MAX;
+		int nd = writes(x, r, 0, r, x->in_va[r] + off, x->c->r[r].send.va + off, l, false, d);
+
+		if (io->post(io->o, r, 0, d, nd))
+			return swcclUnhandledSdaaError;
+		res = reap(x, io, r, 0, nd, "copied its input out (in place)");
+	}
+	return res;
+}
+
+/*
+ * Every round starts as a call does, its receivers' records first, so no
+ * sender runs a round ahead of a receiver whose counts would take its
+ * packets for the round before.
+ */
+swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_rdma_io *io)
+{
+	swcclResult_t res = swcclSuccess;
+	const char *bad;
+	uint64_t rounds;
+
+	bad = window(x, &rounds);
+	if (bad)
+		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll %s over the NICs: %s",
+				  x->how, bad);
+	for (int r = 0; r < x->c->nranks && !res; r++)
+		if (x->local[r] && x->in_copy[r])
+			res = copy_in(x, io, r);
+	for (uint64_t j = 0; j < rounds && !res; j++) {
+		x->win_off = j * (x->win_len == UINT64_MAX ? 0 : x->win_len);
+		res = round_run(x, io);
 	}
 	return res;
 }

@@ -496,6 +496,7 @@ cluster_a2a_check() {
 		'swccl-bench alltoall -b 1K -e 64K -f 64 -d float -a all -n 2 --json &&
 		 swccl-bench alltoall -b 7000 -e 7000 -d int64 -a DIRECT --place host -n 2 --json &&
 		 swccl-bench alltoall -b 7000 -e 7000 -d bf16 -a PLANE --place local -n 2 --json &&
+		 swccl-bench alltoall -b 6000000 -e 6000000 -d int64 -a PLANE -n 1 -w 0 --json &&
 		 swccl-bench alltoallv -b 8K -e 8K -a DIRECT -n 2 --json &&
 		 swccl-bench sendrecv -b 1000 -e 1000 -d int64 --place host -n 2 --json &&
 		 swccl-bench matrix -a PLANE --json || exit 1
@@ -513,9 +514,12 @@ cluster_a2a_check() {
 	t "swai-cluster --nodes 2 --cards 4: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30
 			grep -v "\"kind\":" "$log" | sed "s/^/# /" | tail -n 40; false; }'
-	t "10 rows of 2 nodes, 8 ranks; no wrong element" \
-		'echo "$rows" | jq -se "length == 10 and all(.[]; .nodes == 2 and .ranks == 8 and
+	t "11 rows of 2 nodes, 8 ranks; no wrong element" \
+		'echo "$rows" | jq -se "length == 11 and all(.[]; .nodes == 2 and .ranks == 8 and
 			.wrong == 0)" >/dev/null'
+	t "6 MB a rank: blocks larger than a peer queues go in rounds over the NICs, all right" \
+		'echo "$rows" | jq -se "map(select(.bytes == 6000000)) | length == 1 and
+			.[0].wrong == 0 and .[0].chosen == \"PLANE\"" >/dev/null'
 	t "PLANE sends 4 times fewer messages between the nodes than DIRECT (8, 32), the same bytes" \
 		'echo "$rows" | jq -se "map(select(.type == \"float\" and .coll == \"alltoall\")) |
 			group_by(.bytes) |
