@@ -504,6 +504,48 @@ static void test_sched_clone(void)
 }
 
 /* K nodes after node 0's pattern: ndv2x2 again at 2, NDv2 x 4 at 4. */
+/*
+ * Direct writes (swai_sched_direct, the rule libswccl lowers by): RING
+ * AllGather's receives land where nothing of the receiver still reads; a
+ * receive into a range the receiver is still sending from, after a send its
+ * sender does not wait for, cannot.
+ */
+static void test_sched_direct(void)
+{
+	struct swai_sched s;
+	int **match;
+	char why[256];
+	int recvs = 0, direct = 0;
+
+	CHECK_EQ(swai_gen_build(&s, "RING", SWAI_COLL_ALLGATHER, 4, NULL, why, sizeof(why)), 0);
+	CHECK_EQ(swai_sched_match(&s, &match, why, sizeof(why)), 0);
+	for (int r = 0; r < s.nranks; r++)
+		for (int i = 0; i < s.ranks[r].nsteps; i++) {
+			recvs += s.ranks[r].steps[i].op == SWAI_STEP_RECV;
+			direct += swai_sched_direct(&s, match, r, i);
+		}
+	CHECK(recvs > 0);
+	CHECK_EQ(direct, recvs);
+	swai_sched_match_free(&s, match);
+	swai_sched_free(&s);
+
+	/* rank 1 sends OUT[0] to rank 2, then takes OUT[0] from rank 0 (which waits for nothing) */
+	CHECK_EQ(swai_sched_init(&s, "T", SWAI_COLL_ALLGATHER, 3, 0, 1), 0);
+	swai_sched_copy(&s, 1, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, 1, 0);
+	swai_sched_send(&s, 1, 2, SWAI_BUF_OUT, 0, 1, 0);
+	swai_sched_recv(&s, 1, 0, SWAI_BUF_OUT, 0, 1, 1);
+	swai_sched_send(&s, 0, 1, SWAI_BUF_IN, 0, 1, 0);
+	swai_sched_recv(&s, 2, 1, SWAI_BUF_OUT, 1, 1, 0);
+	CHECK_EQ(s.err, 0);
+	CHECK_EQ(swai_sched_autodeps(&s), 0);
+	CHECK_EQ(swai_sched_match(&s, &match, why, sizeof(why)), 0);
+	CHECK(!swai_sched_direct(&s, match, 1, 2));	/* its send of OUT[0] may still run */
+	CHECK(swai_sched_direct(&s, match, 2, 0));	/* rank 2's OUT[1]: nothing before */
+	CHECK(!swai_sched_direct(&s, match, 1, 1));	/* a send is never direct */
+	swai_sched_match_free(&s, match);
+	swai_sched_free(&s);
+}
+
 static void test_topo_scale(void)
 {
 	struct swai_topo in, out;
@@ -965,6 +1007,7 @@ static const struct tap_test tests[] = {
 	{ "topology: K nodes after node 0's pattern (NDv2 x 4, AMD x 3's own switches)",
 	  test_topo_scale },
 	{ "schedules: a clone is the same schedule in its own memory", test_sched_clone },
+	{ "schedules: which receives a sender writes in place (direct)", test_sched_direct },
 	{ "topology: errors name their place", test_topo_errors },
 };
 
