@@ -72,19 +72,32 @@ static int cmp_event(const void *a, const void *b)
     return x->src_off < y->src_off ? -1 : x->src_off > y->src_off;
 }
 
-static const struct swai_mteg_hop *tree_hops(const struct swai_mteg_plan *p, size_t tree)
+/* Trees to read, in swai_mteg_plan's layout: a plan's, or the MILP's on a plan's MTEG. */
+struct trees {
+    const struct swai_mteg *m;
+    const struct swai_mteg_hop *hops;
+    const int *nhops;
+    int ntrees;
+};
+
+static struct trees of_plan(const struct swai_mteg_plan *p)
 {
-    return &p->hops[tree * (size_t)p->m.ncards * (size_t)p->m.ncards];
+    return (struct trees){ &p->m, p->hops, p->nhops, p->ntrees };
+}
+
+static const struct swai_mteg_hop *tree_hops(const struct trees *p, size_t tree)
+{
+    return &p->hops[tree * (size_t)p->m->ncards * (size_t)p->m->ncards];
 }
 
 /* Tree @tree's hops forward from @slot0: chunk @off of OUT, sent and received. */
-static void forward(struct events *b, const struct swai_mteg_plan *p, size_t tree,
+static void forward(struct events *b, const struct trees *p, size_t tree,
                     uint32_t off, int slot0)
 {
     const struct swai_mteg_hop *h = tree_hops(p, tree);
 
     for (int k = 0; k < p->nhops[tree]; k++) {
-        const struct swai_mteg_edge *e = &p->m.e[h[k].e];
+        const struct swai_mteg_edge *e = &p->m->e[h[k].e];
 
         push(b, e->u, &(struct event){ slot0 + h[k].t, SWAI_STEP_SEND, e->v, SWAI_BUF_OUT, 0,
                                        off, 0 });
@@ -142,11 +155,11 @@ static int first_arrivals(const struct swai_mteg *m, int root, const struct swai
  * acc[card] (its own, own[card], first), then its sum to its parent.
  * @scratch: room for one tree's hops.
  */
-static void backward(struct events *b, const struct swai_mteg_plan *p, size_t tree, int root,
+static void backward(struct events *b, const struct trees *p, size_t tree, int root,
                      int T, const struct place *own, const struct place *acc, int *has_child,
                      struct swai_mteg_hop *scratch)
 {
-    const struct swai_mteg *m = &p->m;
+    const struct swai_mteg *m = p->m;
     int n = p->nhops[tree], N = m->ncards;
 
     n = first_arrivals(m, root, tree_hops(p, tree), n, scratch, has_child);
@@ -170,10 +183,10 @@ static void backward(struct events *b, const struct swai_mteg_plan *p, size_t tr
 }
 
 /* The events of @coll's trees (@rs backwards, then @ag forward) into @b. */
-static void collect(struct events *b, enum swai_coll coll, const struct swai_mteg_plan *rs,
-                    int rs_slots, const struct swai_mteg_plan *ag, uint32_t chunks)
+static void collect(struct events *b, enum swai_coll coll, const struct trees *rs,
+                    int rs_slots, const struct trees *ag, uint32_t chunks)
 {
-    int N = rs ? rs->m.ncards : ag->m.ncards;
+    int N = rs ? rs->m->ncards : ag->m->ncards;
     struct place *own = calloc((size_t)N, sizeof(*own)), *acc = calloc((size_t)N, sizeof(*acc));
     int *has_child = calloc((size_t)N, sizeof(*has_child));
     struct swai_mteg_hop *tmp = malloc((size_t)N * (size_t)N * sizeof(*tmp));
@@ -205,12 +218,11 @@ static void collect(struct events *b, enum swai_coll coll, const struct swai_mte
     free(tmp);
 }
 
-int swai_mteg_schedule_plans(const struct swai_mteg_plan *rs, int rs_slots,
-                             const struct swai_mteg_plan *ag, const char *name,
-                             enum swai_coll coll, int root, uint32_t chunks,
-                             struct swai_sched *s, char *why, size_t n)
+static int schedule(const struct trees *rs, int rs_slots, const struct trees *ag, const char *name,
+                    enum swai_coll coll, int root, uint32_t chunks, struct swai_sched *s,
+                    char *why, size_t n)
 {
-    int N = rs ? rs->m.ncards : ag->m.ncards, ret;
+    int N = rs ? rs->m->ncards : ag->m->ncards, ret;
     struct events b = { calloc((size_t)N, sizeof(*b.ev)), calloc((size_t)N, sizeof(int)),
                         calloc((size_t)N, sizeof(int)), 0 };
     /* the schedule's chunks: a rank's data (AllReduce: every block's) */
@@ -261,13 +273,24 @@ int swai_mteg_schedule_plans(const struct swai_mteg_plan *rs, int rs_slots,
     return ret;
 }
 
+int swai_mteg_schedule_plans(const struct swai_mteg_plan *rs, int rs_slots,
+                             const struct swai_mteg_plan *ag, const char *name,
+                             enum swai_coll coll, int root, uint32_t chunks,
+                             struct swai_sched *s, char *why, size_t n)
+{
+    struct trees r = rs ? of_plan(rs) : (struct trees){ 0 }, a = ag ? of_plan(ag) :
+                                                           (struct trees){ 0 };
+
+    return schedule(rs ? &r : NULL, rs_slots, ag ? &a : NULL, name, coll, root, chunks, s,
+                    why, n);
+}
+
 int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_coll coll,
                        int root, uint32_t chunks, const struct swai_mteg_hop *hops,
                        const int *nhops, struct swai_sched *s, char *why, size_t n)
 {
-    /* a plan that borrows @m and the trees, read only (nothing here frees it) */
-    struct swai_mteg_plan p = { *m, (coll == SWAI_COLL_ALLGATHER ? m->ncards : 1) *
-                                    (int)chunks, (struct swai_mteg_hop *)hops, (int *)nhops };
+    struct trees t = { m, hops, nhops, (coll == SWAI_COLL_ALLGATHER ? m->ncards : 1) *
+                                       (int)chunks };
 
-    return swai_mteg_schedule_plans(NULL, 0, &p, name, coll, root, chunks, s, why, n);
+    return schedule(NULL, 0, &t, name, coll, root, chunks, s, why, n);
 }
