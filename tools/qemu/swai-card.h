@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "swai_regs.h"
+#include "swai-board.h"
 #include "swai-cp.h"
 #include "swai-glue.h"
 #include "swai-irq.h"
@@ -33,19 +34,6 @@
 #include "swai-mmu.h"
 #include "swai-netport.h"
 #include "swai-timing.h"
-
-/* Property limits; realize reports a violation with the message below. */
-#define SWAI_HBM_MB_MIN     1
-#define SWAI_HBM_MB_MAX     16384
-#define SWAI_CPES_MIN       1
-#define SWAI_CPES_MAX       64
-#define SWAI_LDM_KB_MIN     16
-#define SWAI_LDM_KB_MAX     1024
-#define SWAI_LOCAL_MB_AUTO  UINT32_MAX  /* local-mb = hbm-mb / 2 */
-/* Defaults of the board properties (the timing ones: swai-timing.h). */
-#define SWAI_HBM_MB_DEFAULT 256
-#define SWAI_CPES_DEFAULT   32
-#define SWAI_LDM_KB_DEFAULT 256
 
 /* Board configuration, fixed for the life of the device (QEMU properties). */
 struct swai_props {

@@ -30,6 +30,7 @@
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
+#include "swai-board.h"
 #include "swai-sched-cost.h"
 #include "swai-sim.h"
 #include "swai-sim-platform.h"
@@ -68,9 +69,6 @@ static sg_mailbox_t mbox(int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/* A core group's LDM: 32 CPEs of 256 KiB (datasheet §3), what libswccl cuts reductions by. */
-#define CG_LDM  (32ull * 256 * 1024)
-
 /* --card: the step as a core group runs it -- a SEND's COPY waits for its bytes to land. */
 static void card_step(const struct swai_step *st, bool direct, sg_mailbox_t *to,
                       sg_mailbox_t *from)
@@ -91,7 +89,7 @@ static void card_step(const struct swai_step *st, bool direct, sg_mailbox_t *to,
         sg_mailbox_get(from[st->peer]);
         slept = simgrid_get_clock() > t0;   /* the WAIT found it there: no wake-up */
     }
-    sg_actor_sleep_for(ps_s(swai_sim_card_after_ps(&run.p, st, direct, slept, bytes, CG_LDM)));
+    sg_actor_sleep_for(ps_s(swai_sim_card_after_ps(&run.p, st, direct, slept, bytes, SWAI_CG_LDM_DEFAULT)));
 }
 
 static void rank_main(int argc, char **argv)
