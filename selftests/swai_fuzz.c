@@ -12,6 +12,10 @@
  *     real buffers, then a few bits flipped);
  *   - job waits, mmap of random offsets, closes and reopens in flight,
  *     children killed in the middle of all of it.
+ * Every fuzzing process is the node's user, not root: it drops
+ * CAP_IPC_LOCK and pins at most FUZZ_MEMLOCK, so its userptrs meet
+ * RLIMIT_MEMLOCK as a render-group user's do (a root process that pins
+ * the guest's whole RAM is the OOM killer's business, as with mlock).
  * Blocking calls are interrupted by a signal every 50 ms.  The kernel's
  * side is judged by the VM runner (any oops, BUG, WARN or KASAN report
  * fails the run); this program fails if a process hangs past the deadline
@@ -22,9 +26,12 @@
  *
  * The seed is printed first, so a finding replays with -s.
  */
+#include <linux/capability.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "swai_test.h"
@@ -33,6 +40,7 @@
 #define POOL 16
 #define ARG_BYTES 16384		/* the largest _IOC size the fuzzer declares */
 #define SCRATCH_BYTES (1 << 20)	/* where argument pointers point, then a guard */
+#define FUZZ_MEMLOCK (32u << 20)	/* RLIMIT_MEMLOCK of every fuzzing process */
 
 struct worker {
 	int fd;
@@ -359,6 +367,23 @@ static void *kick(void *arg)
 	return NULL;
 }
 
+/* Pin as an unprivileged user does: no CAP_IPC_LOCK, FUZZ_MEMLOCK at most. */
+static int drop_pinning_rights(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct cap[2];
+	struct rlimit rl = { FUZZ_MEMLOCK, FUZZ_MEMLOCK };
+
+	if (syscall(SYS_capget, &hdr, cap))
+		return -1;
+	cap[0].effective &= ~(1u << CAP_IPC_LOCK);
+	cap[0].permitted &= ~(1u << CAP_IPC_LOCK);
+	cap[0].inheritable &= ~(1u << CAP_IPC_LOCK);
+	if (syscall(SYS_capset, &hdr, cap))
+		return -1;
+	return setrlimit(RLIMIT_MEMLOCK, &rl);
+}
+
 /* One process: @threads threads on one card until the deadline. */
 static struct tally run_process(const char *node, uint64_t seed, int threads,
 				uint64_t deadline)
@@ -368,6 +393,10 @@ static struct tally run_process(const char *node, uint64_t seed, int threads,
 	struct kicker k = { .tid = tid, .n = threads };
 	static struct worker w;
 
+	if (drop_pinning_rights()) {
+		printf("# cannot drop CAP_IPC_LOCK or set RLIMIT_MEMLOCK: %s\n", strerror(errno));
+		return (struct tally){ 0 };
+	}
 	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART: EINTR */
 	w = (struct worker){ .node = node, .rng = seed, .deadline = deadline };
 	pthread_mutex_init(&w.lock, NULL);
