@@ -258,7 +258,19 @@ synth_cli() {
 	out=$("$b" -t pcie8 --slots 2 2>&1); rc=$?
 	t "too few slots fail, saying what to do" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q -- "--slots"'
-	t "bad usage exits 2" '"$b" -c alltoall >/dev/null 2>&1; [ $? -eq 2 ]'
+	out=$("$b" --preset ndv2 --chassis 4 -c alltoall --size 64M --json)
+	echo "$out" | sed 's/^/# /'
+	t "AllToAll as demands: NDv2 x 4 at 64 MiB within 1 % of its bound; dgx1's relays verify" \
+		'echo "$out" | jq -e ".ranks == 32 and .completion_us >= .lower_bound_us and
+		   .completion_us <= 1.01 * .lower_bound_us" >/dev/null &&
+		 "$b" -t dgx1 -c alltoall --size 1M --chunks 2 -o "$top/build/synth-a2a.json" \
+		   --json | jq -e ".algbw_gbps > 0" >/dev/null &&
+		 "$s" verify --in "$top/build/synth-a2a.json" | grep -q correct &&
+		 jq -e ".scratch_chunks > 0" "$top/build/synth-a2a.json" >/dev/null'
+	out=$("$b" -c alltoall --tm 2>&1); rc=$?
+	t "--tm on AllToAll is refused (exit 2): seed 003's MTEGCCA is of broadcasts" \
+		'[ $rc -eq 2 ] && echo "$out" | grep -q "of broadcasts"'
+	t "bad usage exits 2" '"$b" -c reduce >/dev/null 2>&1; [ $? -eq 2 ]'
 	echo "1..$n"
 }
 
@@ -412,17 +424,24 @@ dgx1_check() {
 		 SWCCL_SCHED_FILE=/tmp/dgx1-ar.json swccl-bench allreduce --cards 8 -b 64K \
 			-e 1M -f 16 -d float -a FILE $run &&
 		 swccl-bench allgather --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
-		 swccl-bench allreduce --cards 8 -b 64K -e 4M -f 8 -a HD $run")
+		 swccl-bench allreduce --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
+		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks 2 -o /tmp/dgx1-a2a.json --json &&
+		 SWCCL_SCHED_FILE=/tmp/dgx1-a2a.json swccl-bench alltoall --cards 8 -b 64K -e 4M \
+			-f 8 -a FILE --verify $run &&
+		 ! swccl-bench alltoall --cards 8 -b 64K -e 64K -a DIRECT $run 2>&1")
 	rows=$(echo "$log" | grep '^{"kind":"row"')
 	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
 	# the same schedules on the host (swccl-synth is deterministic), on SimGrid
 	sim=$("$b" -t dgx1 -c allgather --size 1M --chunks 2 -o "$top/build/dgx1-ag.json" \
 			>/dev/null &&
 		"$b" -t dgx1 -c allreduce --size 1M -o "$top/build/dgx1-ar.json" >/dev/null &&
+		"$b" -t dgx1 -c alltoall --size 1M --chunks 2 -o "$top/build/dgx1-a2a.json" \
+			>/dev/null &&
 		{ "$x" -t dgx1 --in "$top/build/dgx1-ag.json" -b 64K -e 4M -f 8 --card --json &&
 		  "$x" -t dgx1 --in "$top/build/dgx1-ar.json" -b 64K -e 1M -f 16 --card --json &&
 		  "$x" -t dgx1 -c allgather -a HD -n 8 -b 64K -e 4M -f 8 --card --json &&
-		  "$x" -t dgx1 -c allreduce -a HD -n 8 -b 64K -e 4M -f 8 --card --json; } |
+		  "$x" -t dgx1 -c allreduce -a HD -n 8 -b 64K -e 4M -f 8 --card --json &&
+		  "$x" -t dgx1 --in "$top/build/dgx1-a2a.json" -b 64K -e 4M -f 8 --card --json; } |
 		sed 's/"algo":"MTEG"/"algo":"FILE"/')
 	# emulator row and simulator row side by side: coll, algo, bytes, both times
 	both=$(jq -sc 'group_by([.coll, .algo, .bytes]) | map(select(length == 2) |
@@ -438,11 +457,15 @@ dgx1_check() {
 	t "an AllReduce synthesized for it (reverse trees, then broadcast trees): 2 rows, 0 wrong" \
 		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allreduce\")) |
 			length == 2 and all(.[]; .wrong == 0)" >/dev/null'
+	t "an AllToAll synthesized for dgx1, where DIRECT cannot run (relays): 3 rows, 0 wrong blocks" \
+		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"alltoall\")) |
+			length == 3 and all(.[]; .wrong == 0)" >/dev/null &&
+		 echo "$log" | grep -q "the fabric does not join"'
 	t "predicted_us is the modeled time in every row (and HD's)" \
-		'echo "$rows" | jq -se "length == 11 and
+		'echo "$rows" | jq -se "length == 14 and
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
 	t "emulator vs simulator (swccl-sim --card): every row's growth with size the same to 0.01 us" \
-		'echo "$both" | jq -se "length == 11 and (group_by([.coll, .algo]) |
+		'echo "$both" | jq -se "length == 14 and (group_by([.coll, .algo]) |
 			all(.[]; sort_by(.bytes) | .[0] as \$s |
 			    all(.[]; ((.sim - \$s.sim) - (.emu - \$s.emu) | fabs) < 0.01)))" >/dev/null'
 	t "emulator vs simulator: every row within 20 us (the fixed costs of a call)" \

@@ -1,6 +1,6 @@
 #!/bin/bash
-# synth-demo.sh [BUILD] - seed 003 end to end: swccl-synth plans an AllGather
-# and an AllReduce for TE-CCL's DGX1 (ours, beside the seed's MTEGCCA and the
+# synth-demo.sh [BUILD] - seed 003 end to end: swccl-synth plans an AllGather,
+# an AllReduce and an AllToAll (relayed: DIRECT cannot run there) for TE-CCL's DGX1 (ours, beside the seed's MTEGCCA and the
 # MILP's optimum for a Broadcast); eight emulated cards wired as dgx1 run
 # them from the files beside HD, every element checked; the simulator
 # replays the same schedules as the cards run them (swccl-sim --card); then
@@ -20,22 +20,27 @@ done
 "$b" -t dgx1 -c broadcast --size 1M --chunks 2 --milp=30
 "$b" -t dgx1 -c allgather --size 1M --chunks 2 -o "$build/synth-dgx1-ag.json" >/dev/null
 "$b" -t dgx1 -c allreduce --size 1M -o "$build/synth-dgx1-ar.json" >/dev/null
+"$b" -t dgx1 -c alltoall --size 1M --chunks 2 -o "$build/synth-dgx1-a2a.json"
 
 echo "# on 8 emulated cards wired as dgx1: the files (FILE) beside HD"
 SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --cards 8 --topology dgx1 --hbm-mb 64 \
-	--add "$build/synth-dgx1-ag.json" --add "$build/synth-dgx1-ar.json" --timeout 900 -- sh -c "
+	--add "$build/synth-dgx1-ag.json" --add "$build/synth-dgx1-ar.json" \
+	--add "$build/synth-dgx1-a2a.json" --timeout 900 -- sh -c "
 	SWCCL_SCHED_FILE=$build/synth-dgx1-ag.json swccl-bench allgather --cards 8 -b 64K -e 4M \
 		-f 4 -a FILE $run &&
 	swccl-bench allgather --cards 8 -b 64K -e 4M -f 4 -a HD $run &&
 	SWCCL_SCHED_FILE=$build/synth-dgx1-ar.json swccl-bench allreduce --cards 8 -b 64K -e 4M \
 		-f 4 -d float -a FILE $run &&
-	swccl-bench allreduce --cards 8 -b 64K -e 4M -f 4 -a HD $run" |
+	swccl-bench allreduce --cards 8 -b 64K -e 4M -f 4 -a HD $run &&
+	SWCCL_SCHED_FILE=$build/synth-dgx1-a2a.json swccl-bench alltoall --cards 8 -b 64K -e 4M \
+		-f 4 -a FILE --verify $run" |
 	grep '^{"kind":"row"' >"$out"
 {
 	"$x" -t dgx1 --in "$build/synth-dgx1-ag.json" -b 64K -e 4M -f 4 --card --json
 	"$x" -t dgx1 -c allgather -a HD -n 8 -b 64K -e 4M -f 4 --card --json
 	"$x" -t dgx1 --in "$build/synth-dgx1-ar.json" -b 64K -e 4M -f 4 --card --json
 	"$x" -t dgx1 -c allreduce -a HD -n 8 -b 64K -e 4M -f 4 --card --json
+	"$x" -t dgx1 --in "$build/synth-dgx1-a2a.json" -b 64K -e 4M -f 4 --card --json
 } | sed 's/"algo":"MTEG"/"algo":"FILE"/' >"$out.sim"
 echo "# coll  bytes  algo  cards us  simulated us (--card)  wrong"
 jq -rs 'group_by([.coll, .algo, .bytes]) | map(select(length == 2) |

@@ -4,7 +4,7 @@
  * completion time (swai-mteg.h, swai_mteg_lower_bound), in the MTEG's own
  * slots, so that "x % above the bound" compares like with like.
  *
- * Two arguments, the larger wins:
+ * Two arguments (AllToAll: three), the largest wins:
  *  - latency: no card holds a chunk before the shortest path in slots from
  *    its source;
  *  - cuts: a set S of cards (every card alone, and every node of the
@@ -17,7 +17,10 @@
  *    last must still reach every card of S: at least the rest of its edge
  *    and the shortest path on inside (a card: the rest of the edge only).
  *    NDv2 x k: 8 x (k-1) chunks down one InfiniBand link, one at a time,
- *    then across the chassis.
+ *    then across the chassis.  AllToAll: S takes in a chunk from every card
+ *    outside for every card inside, and the last need reach one card;
+ *    and the volume of its demands' cheapest paths over all the links
+ *    (volume_slots).
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -26,11 +29,25 @@
 
 #define FAR 0x3fffffff
 
-/* Shortest slots between every two cards over the MTEG's edges (no conflicts). */
-static int *all_pairs(const struct swai_mteg *m)
+/* An edge's weight: the slots it advances, or (@volume) the link-slots its bytes hold. */
+static long weight(const struct swai_mteg_edge *e, bool volume)
+{
+    long c = 0;
+
+    if (!volume) {
+        return e->L;
+    }
+    for (int k = 0; k < e->nhops; k++) {
+        c += e->bytes[k];
+    }
+    return c;
+}
+
+/* The least weight between every two cards over the MTEG's edges (no conflicts). */
+static long *all_pairs(const struct swai_mteg *m, bool volume)
 {
     size_t N = (size_t)m->ncards;
-    int *d = malloc(N * N * sizeof(*d));
+    long *d = malloc(N * N * sizeof(*d));
 
     if (!d) {
         return NULL;
@@ -39,9 +56,9 @@ static int *all_pairs(const struct swai_mteg *m)
         d[i] = i % (N + 1) ? FAR : 0;
     }
     for (int i = 0; i < m->nedges; i++) {
-        int *x = &d[(size_t)m->e[i].u * N + (size_t)m->e[i].v];
+        long *x = &d[(size_t)m->e[i].u * N + (size_t)m->e[i].v];
 
-        *x = m->e[i].L < *x ? m->e[i].L : *x;
+        *x = weight(&m->e[i], volume) < *x ? weight(&m->e[i], volume) : *x;
     }
     for (size_t k = 0; k < N; k++) {
         for (size_t i = 0; i < N; i++) {
@@ -119,16 +136,17 @@ static int last_entry(const struct swai_mteg *m, const bool *in, int M, const in
  * earliest a chunk is at any card @held[u] (0 for AllGather's sources).
  */
 static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int *held,
-                     const int *d)
+                     const long *d, bool unicast)
 {
-    int N = m->ncards, drain = 0;
+    long drain = unicast ? FAR : 0;
+    int N = m->ncards;
 
     if (M <= 0) {
         return 0;
     }
     /* the chunk entering last: the rest of its edge, then to the farthest card of S */
     for (int v = 0; v < N; v++) {
-        int best = FAR;
+        long best = FAR;
 
         for (int i = 0; in[v] && i < m->nedges; i++) {
             const struct swai_mteg_edge *e = &m->e[i];
@@ -139,14 +157,39 @@ static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int
                 best = rest + d[(size_t)e->v * (size_t)N + (size_t)v];
             }
         }
-        if (in[v]) {
+        if (in[v] && !unicast) {
             drain = best > drain ? best : drain;
+        } else if (in[v]) {
+            drain = best < drain ? best : drain;    /* it need reach one card */
         }
     }
     if (drain >= FAR) {
         return FAR;     /* S cannot be reached */
     }
-    return last_entry(m, in, M, held) + drain;
+    return last_entry(m, in, M, held) + (int)drain;
+}
+
+/*
+ * AllToAll's volume: every chunk holds each link of its path for the
+ * slots its bytes take there, so the demands need at least the sum over
+ * them of their cheapest such path, and the links
+ * give nres link-slots a slot.  (Relays spend links twice: on a DGX-1
+ * three of a card's seven peers are two hops away.)
+ */
+static int volume_slots(const struct swai_mteg *m, uint32_t chunks)
+{
+    size_t N = (size_t)m->ncards;
+    long *w = all_pairs(m, true), total = 0;
+
+    if (!w || !m->nres) {
+        free(w);
+        return 0;
+    }
+    for (size_t i = 0; i < N * N; i++) {
+        total += w[i] < FAR ? w[i] * (long)chunks : 0;
+    }
+    free(w);
+    return (int)((total + m->nres - 1) / m->nres);
 }
 
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
@@ -154,7 +197,8 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
 {
     int N = m->ncards, best = 0, *held = malloc((size_t)N * sizeof(*held));
     bool *in = calloc((size_t)N, sizeof(*in));
-    int *d = all_pairs(m);
+    long *d = all_pairs(m, false);
+    bool every = coll == SWAI_COLL_ALLGATHER || coll == SWAI_COLL_ALLTOALL;
 
     if (!d || !held || !in) {
         free(d);
@@ -163,14 +207,19 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
         return 0;
     }
     for (int v = 0; v < N; v++) {
-        held[v] = coll == SWAI_COLL_ALLGATHER ? 0 : d[(size_t)root * (size_t)N + (size_t)v];
+        held[v] = every ? 0 : (int)d[(size_t)root * (size_t)N + (size_t)v];
         for (int s = 0; s < N; s++) {
-            int x = d[(size_t)s * (size_t)N + (size_t)v];
+            long x = d[(size_t)s * (size_t)N + (size_t)v];
 
-            if ((coll == SWAI_COLL_ALLGATHER || s == root) && x < FAR && x > best) {
-                best = x;   /* latency */
+            if ((every || s == root) && x < FAR && x > best) {
+                best = (int)x;   /* latency */
             }
         }
+    }
+    if (coll == SWAI_COLL_ALLTOALL) {
+        int v = volume_slots(m, chunks);
+
+        best = v > best ? v : best;
     }
     /* every card alone, then every node */
     for (int k = 0; k < N + m->nnodes; k++) {
@@ -185,9 +234,10 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
             continue;
         }
         M = coll == SWAI_COLL_ALLGATHER ? (N - inside) * (int)chunks :
+            coll == SWAI_COLL_ALLTOALL ? inside * (N - inside) * (int)chunks :
             has_root ? 0 : (int)chunks;
         {
-            int c = cut_slots(m, in, M, held, d);
+            int c = cut_slots(m, in, M, held, d, coll == SWAI_COLL_ALLTOALL);
 
             best = c < FAR && c > best ? c : best;
         }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-mteg-ea.c - ours: one chunk's earliest-arrival tree on the MTEG
- * (swai-mteg.h, swai_mteg_tree_ea).
+ * (swai-mteg.h, swai_mteg_tree_ea), and AllToAll's earliest-arrival path
+ * (swai_mteg_path_ea).
  *
  * Every edge out of a settled card is timed at the first slot, from the one
  * the card holds the chunk, at which all its hops' links are free; the
@@ -141,5 +142,81 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
     }
     free(c);
     free(reached);
+    return ret;
+}
+
+/*
+ * AllToAll's demand: one chunk from @src to @dst alone.  Leaving later
+ * never arrives earlier (first_free is monotone), so Dijkstra over cards
+ * with the earliest arrival as key is exact and nothing need be taken
+ * while it searches; the path's edges are taken once @dst is settled.
+ * A path visits a card once, so its hops hold different links.
+ */
+int swai_mteg_path_ea(struct swai_mteg *m, int src, int dst, struct swai_mteg_hop *hops,
+                      int *nhops, int *arrive)
+{
+    int N = m->ncards, ret = 0;
+    struct cand *c = malloc((size_t)N * sizeof(*c));
+    bool *done = calloc((size_t)N, sizeof(*done));
+
+    *nhops = 0;
+    *arrive = -1;
+    if (!c || !done) {
+        free(c);
+        free(done);
+        return -ENOMEM;
+    }
+    for (int v = 0; v < N; v++) {
+        c[v] = (struct cand){ NEVER, -1, NEVER };
+    }
+    c[src].at = 0;
+    for (;;) {
+        int u = -1;
+
+        for (int v = 0; v < N; v++) {
+            if (!done[v] && c[v].at < NEVER && (u < 0 || c[v].at < c[u].at)) {
+                u = v;
+            }
+        }
+        if (u < 0) {
+            ret = -ENOSPC;     /* H slots do not reach @dst */
+            break;
+        }
+        done[u] = true;
+        if (u == dst) {
+            break;
+        }
+        for (int k = m->out_off[u]; k < m->out_off[u + 1]; k++) {
+            int e = m->out[k];
+
+            if (!done[m->e[e].v]) {
+                int t0 = first_free(m, &m->e[e], c[u].at);
+
+                if (t0 >= 0 && (t0 + m->e[e].L < c[m->e[e].v].at ||
+                                (t0 + m->e[e].L == c[m->e[e].v].at &&
+                                 t0 < c[m->e[e].v].t0))) {
+                    c[m->e[e].v] = (struct cand){ t0 + m->e[e].L, e, t0 };
+                }
+            }
+        }
+    }
+    if (!ret) {
+        /* back from @dst: the hops in reverse, then in path order */
+        for (int v = dst; v != src; v = m->e[c[v].e].u) {
+            hops[(*nhops)++] = (struct swai_mteg_hop){ c[v].e, c[v].t0 };
+        }
+        for (int i = 0, j = *nhops - 1; i < j; i++, j--) {
+            struct swai_mteg_hop x = hops[i];
+
+            hops[i] = hops[j];
+            hops[j] = x;
+        }
+        for (int i = 0; i < *nhops; i++) {
+            swai_mteg_take(m, &hops[i], true);
+        }
+        *arrive = c[dst].at;
+    }
+    free(c);
+    free(done);
     return ret;
 }

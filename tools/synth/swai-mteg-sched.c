@@ -5,7 +5,8 @@
  * dependencies from the data (swai_sched_autodeps).
  *
  * Broadcast trees (AllGather, Broadcast, AllReduce's second half) move a
- * chunk forward in OUT.  Reduction trees are broadcast trees planned on the
+ * chunk forward in OUT.  AllToAll's paths move a chunk from IN to OUT
+ * through SCRATCH at the cards that relay it.  Reduction trees are broadcast trees planned on the
  * transposed MTEG (SWAI_MTEG_TRANSPOSE) read backwards in time: the hop
  * u -> v leaving at t becomes v sending u its partial sum at T - t - L,
  * which u adds in at T - t.  A card adds its children in the order they
@@ -106,6 +107,33 @@ static void forward(struct events *b, const struct trees *p, size_t tree,
     }
 }
 
+/*
+ * AllToAll's demand @tree, a path: from IN at its source, through a fresh
+ * SCRATCH chunk at every card it passes (*relayed[card] so far), into OUT
+ * at its destination.
+ */
+static void unicast(struct events *b, const struct trees *p, size_t tree, uint32_t chunks,
+                    uint32_t *relayed)
+{
+    const struct swai_mteg_hop *h = tree_hops(p, tree);
+    int src, dst, buf = SWAI_BUF_IN;
+    uint32_t c = (uint32_t)(tree % chunks), off;
+
+    swai_mteg_demand(p->m->ncards, chunks, tree, &src, &dst);
+    off = (uint32_t)dst * chunks + c;
+    for (int k = 0; k < p->nhops[tree]; k++) {
+        const struct swai_mteg_edge *e = &p->m->e[h[k].e];
+        bool last = k == p->nhops[tree] - 1;
+        int to = last ? SWAI_BUF_OUT : SWAI_BUF_SCRATCH;
+        uint32_t at = last ? (uint32_t)src * chunks + c : relayed[e->v]++;
+
+        push(b, e->u, &(struct event){ h[k].t, SWAI_STEP_SEND, e->v, buf, 0, off, 0 });
+        push(b, e->v, &(struct event){ h[k].t + e->L, SWAI_STEP_RECV, e->u, 0, to, 0, at });
+        buf = to;
+        off = at;
+    }
+}
+
 /* Where a card's partial sum of a block chunk is made, and what it starts from. */
 struct place {
     int buf;
@@ -182,9 +210,12 @@ static void backward(struct events *b, const struct trees *p, size_t tree, int r
     }
 }
 
-/* The events of @coll's trees (@rs backwards, then @ag forward) into @b. */
+/*
+ * The events of @coll's trees (@rs backwards, then @ag forward; AllToAll:
+ * @ag's paths, the chunks each card relays counted in @relayed) into @b.
+ */
 static void collect(struct events *b, enum swai_coll coll, const struct trees *rs,
-                    int rs_slots, const struct trees *ag, uint32_t chunks)
+                    int rs_slots, const struct trees *ag, uint32_t chunks, uint32_t *relayed)
 {
     int N = rs ? rs->m->ncards : ag->m->ncards;
     struct place *own = calloc((size_t)N, sizeof(*own)), *acc = calloc((size_t)N, sizeof(*acc));
@@ -209,6 +240,10 @@ static void collect(struct events *b, enum swai_coll coll, const struct trees *r
         }
     }
     for (size_t tree = 0; !b->err && ag && tree < (size_t)ag->ntrees; tree++) {
+        if (coll == SWAI_COLL_ALLTOALL) {
+            unicast(b, ag, tree, chunks, relayed);
+            continue;
+        }
         /* tree s * chunks + c is chunk c of block s in OUT (Broadcast: one block) */
         forward(b, ag, tree, (uint32_t)tree, rs ? rs_slots : 0);
     }
@@ -225,23 +260,30 @@ static int schedule(const struct trees *rs, int rs_slots, const struct trees *ag
     int N = rs ? rs->m->ncards : ag->m->ncards, ret;
     struct events b = { calloc((size_t)N, sizeof(*b.ev)), calloc((size_t)N, sizeof(int)),
                         calloc((size_t)N, sizeof(int)), 0 };
+    uint32_t *relayed = calloc((size_t)N, sizeof(*relayed));
     /* the schedule's chunks: a rank's data (AllReduce: every block's) */
     uint32_t sched_chunks = coll == SWAI_COLL_ALLREDUCE ? (uint32_t)N * chunks : chunks;
 
     ret = swai_sched_init(s, name, coll, N, root, sched_chunks);
-    if (!b.ev || !b.nev || !b.cap) {
+    if (!b.ev || !b.nev || !b.cap || !relayed) {
         ret = -ENOMEM;
     }
     if (!ret && coll == SWAI_COLL_REDUCESCATTER) {
         s->scratch_chunks = (uint32_t)N * chunks;
     }
     if (!ret) {
-        collect(&b, coll, rs, rs_slots, ag, chunks);
+        collect(&b, coll, rs, rs_slots, ag, chunks, relayed);
         ret = b.err;
+    }
+    for (int r = 0; !ret && coll == SWAI_COLL_ALLTOALL && r < N; r++) {
+        s->scratch_chunks = relayed[r] > s->scratch_chunks ? relayed[r] : s->scratch_chunks;
     }
     for (int r = 0; !ret && r < N; r++) {
         if (coll == SWAI_COLL_ALLGATHER) {
             swai_sched_copy(s, r, SWAI_BUF_IN, 0, SWAI_BUF_OUT, (uint32_t)r * chunks, chunks, 0);
+        } else if (coll == SWAI_COLL_ALLTOALL) {
+            swai_sched_copy(s, r, SWAI_BUF_IN, (uint32_t)r * chunks, SWAI_BUF_OUT,
+                            (uint32_t)r * chunks, chunks, 0);
         } else if (coll == SWAI_COLL_BROADCAST && r == root) {
             swai_sched_copy(s, r, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, chunks, 0);
         }
@@ -264,6 +306,7 @@ static int schedule(const struct trees *rs, int rs_slots, const struct trees *ag
     free(b.ev);
     free(b.nev);
     free(b.cap);
+    free(relayed);
     if (ret) {
         snprintf(why, n, ret == -ENOMEM ? "out of memory" : "the schedule cannot be built");
         if (s->ranks) {
@@ -289,8 +332,9 @@ int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_co
                        int root, uint32_t chunks, const struct swai_mteg_hop *hops,
                        const int *nhops, struct swai_sched *s, char *why, size_t n)
 {
-    struct trees t = { m, hops, nhops, (coll == SWAI_COLL_ALLGATHER ? m->ncards : 1) *
-                                       (int)chunks };
+    int nsrc = coll == SWAI_COLL_ALLGATHER ? m->ncards :
+               coll == SWAI_COLL_ALLTOALL ? m->ncards * m->ncards : 1;
+    struct trees t = { m, hops, nhops, nsrc * (int)chunks };
 
     return schedule(NULL, 0, &t, name, coll, root, chunks, s, why, n);
 }

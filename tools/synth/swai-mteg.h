@@ -129,6 +129,29 @@ int swai_mteg_tree(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
 int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                       int *nhops, int *arrive);
 
+/*
+ * AllToAll's demand (multicast-free): one chunk from @src to @dst by the
+ * path on which it arrives earliest, its edges then taken; its hops into
+ * @hops (room for ncards) in path order, *arrive its arrival slot.  0, or
+ * -ENOSPC when H slots do not reach @dst (nothing taken), -ENOMEM.
+ */
+int swai_mteg_path_ea(struct swai_mteg *m, int src, int dst, struct swai_mteg_hop *hops,
+                      int *nhops, int *arrive);
+
+/*
+ * AllToAll's trees are its demands, DIRECT's rounds in order: tree
+ * (k * ncards + s) * chunks + c is chunk c from card s to card s + k
+ * (k = 0: a card's own block, no hops).
+ */
+static inline void swai_mteg_demand(int ncards, uint32_t chunks, size_t tree, int *src,
+                                    int *dst)
+{
+    size_t demand = tree / chunks, k = demand / (size_t)ncards;
+
+    *src = (int)(demand % (size_t)ncards);
+    *dst = (int)((demand % (size_t)ncards + k) % (size_t)ncards);
+}
+
 /* Is edge @e free to leave its card at slot @t0 (every hop's link in its slots)? */
 bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0);
 /*

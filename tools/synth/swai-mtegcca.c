@@ -43,12 +43,20 @@ static int place(struct swai_mteg *m, const struct plan_ctx *p, const size_t *or
     *slots = 0;
     for (size_t k = 0; !ret && k < (size_t)p->nsrc * p->chunks; k++) {
         size_t tree = order[k];
-        int src = p->coll == SWAI_COLL_ALLGATHER ? (int)(tree / p->chunks) : p->root;
+        int src = p->coll == SWAI_COLL_ALLGATHER ? (int)(tree / p->chunks) : p->root, dst;
         struct swai_mteg_hop *h = &p->hops[tree * (size_t)N * (size_t)N];
 
+        p->ends[tree] = 0;
+        if (p->coll == SWAI_COLL_ALLTOALL) {
+            swai_mteg_demand(N, p->chunks, tree, &src, &dst);
+            p->nhops[tree] = 0;
+            ret = src == dst ? 0 : swai_mteg_path_ea(m, src, dst, h, &p->nhops[tree],
+                                                     &p->ends[tree]);
+            *slots = p->ends[tree] > *slots ? p->ends[tree] : *slots;
+            continue;
+        }
         ret = p->flags & SWAI_MTEG_TM ? swai_mteg_tree(m, src, h, &p->nhops[tree], arrive) :
               swai_mteg_tree_ea(m, src, h, &p->nhops[tree], arrive);
-        p->ends[tree] = 0;
         for (int v = 0; !ret && v < N; v++) {
             p->ends[tree] = arrive[v] > p->ends[tree] ? arrive[v] : p->ends[tree];
         }
@@ -156,17 +164,23 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
                    uint64_t block_bytes, uint32_t chunks, int H, unsigned flags,
                    struct swai_mteg_plan *p, struct swai_mteg_result *res, char *why, size_t n)
 {
-    int N = t->ncards, nsrc = coll == SWAI_COLL_ALLGATHER ? N : 1, ret, slots;
+    int N = t->ncards, ret, slots;
+    int nsrc = coll == SWAI_COLL_ALLGATHER ? N : coll == SWAI_COLL_ALLTOALL ? N * N : 1;
     uint64_t chunk_bytes = chunks ? (block_bytes + chunks - 1) / chunks : 0;
     struct plan_ctx ctx;
     int *ends;
 
     memset(res, 0, sizeof(*res));
     memset(p, 0, sizeof(*p));
-    if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
-        snprintf(why, n, "%s: the synthesizer makes allgather, broadcast, reducescatter and "
-                 "allreduce",
-                 swai_coll_name(coll));
+    if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST &&
+        coll != SWAI_COLL_ALLTOALL) {
+        snprintf(why, n, "%s: the synthesizer makes allgather, broadcast, alltoall, "
+                 "reducescatter and allreduce", swai_coll_name(coll));
+        return -EINVAL;
+    }
+    if (coll == SWAI_COLL_ALLTOALL && (flags & SWAI_MTEG_TM)) {
+        snprintf(why, n, "alltoall: seed 003's MTEGCCA is of broadcasts; its demands are "
+                 "ours (MTEG-EA, without --tm)");
         return -EINVAL;
     }
     if (!chunks || !chunk_bytes || N < 2 || root < 0 || root >= N) {

@@ -38,7 +38,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " [-t TOPOLOGY] [-c allgather|broadcast] [--size S] [-r ROOT]\n"
+		"usage: " PROG " [-t TOPOLOGY] [-c COLL] [--size S] [-r ROOT]\n"
 		"                   [--chunks C] [--slots H] [-o FILE.json] [--msccl FILE.xml]\n"
 		"                   [--model] [--milp[=SECONDS]] [--json]\n"
 		"  -t, --topology T   a topology file or preset (default ndv2)\n"
@@ -49,10 +49,12 @@ static void usage(FILE *f)
 		"      --nodes K      K nodes after the pattern of the topology's node 0 (its\n"
 		"                     cards, links, links to switches): -t ndv2x2 --nodes 4\n"
 		"                     is TE-CCL's NDv2 x 4\n"
-		"  -c, --coll NAME    allgather (default), broadcast, or by the reverse-tree\n"
-		"                     argument reducescatter and allreduce (reducescatter's\n"
-		"                     trees, then allgather's)\n"
-		"      --size S       nccl-tests' size: AllGather's output (default 1M)\n"
+		"  -c, --coll NAME    allgather (default), broadcast, alltoall (every block a\n"
+		"                     demand of its own, by its earliest path), or by the\n"
+		"                     reverse-tree argument reducescatter and allreduce\n"
+		"                     (reducescatter's trees, then allgather's)\n"
+		"      --size S       nccl-tests' size: AllGather's output, AllToAll's input\n"
+		"                     (default 1M)\n"
 		"      --chunks C     chunks a source's block is cut into (default 1); auto: the\n"
 		"                     best of 1, 2, 4, 8 and 16\n"
 		"      --slots H      the time-expanded graph's slots (default: grow until it fits)\n"
@@ -65,6 +67,7 @@ static void usage(FILE *f)
 		"                     source after another); default ours, MTEG-EA: earliest-\n"
 		"                     arrival trees, sources interleaved, late trees promoted\n"
 		"      --model        the schedule cost model's time, and RING's beside it\n"
+		"                     (AllToAll: DIRECT's)\n"
 		"      --milp[=S]     seed 003's MILP by CBC on the heuristic's slots, from its\n"
 		"                     trees, for at most S seconds (default 60): the optimum, its\n"
 		"                     gap to it (with --model its schedule's time too); -o and\n"
@@ -270,7 +273,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL, *algo;
+	const char *topo = "ndv2", *coll_name = "allgather", *out = NULL, *xml = NULL, *algo, *base;
 	uint64_t size = 1 << 20, block;
 	int root = 0, H = 0, nodes = 0, chassis = 0, c, coll, ret;
 	long milp = 0;
@@ -315,14 +318,21 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (coll == SWAI_COLL_REDUCE || coll == SWAI_COLL_ALLTOALL) {
-		fprintf(stderr, PROG ": %s: the synthesizer makes allgather, broadcast, "
+	if (coll == SWAI_COLL_REDUCE) {
+		fprintf(stderr, PROG ": %s: the synthesizer makes allgather, broadcast, alltoall, "
 			"reducescatter and allreduce\n", coll_name);
 		return 2;
 	}
+	if (coll == SWAI_COLL_ALLTOALL && (flags & SWAI_MTEG_TM)) {
+		fprintf(stderr, PROG ": --tm: seed 003's MTEGCCA is of broadcasts; alltoall's "
+			"demands are planned by ours (MTEG-EA) only\n");
+		return 2;
+	}
+	base = coll == SWAI_COLL_ALLTOALL ? "DIRECT" : "RING";
 	if (milp && coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
 		fprintf(stderr, PROG ": --milp: seed 003's model is of broadcasts (allgather, "
-			"broadcast); %s is planned by the reverse-tree argument only\n", coll_name);
+			"broadcast); %s is planned by %s only\n", coll_name,
+			coll == SWAI_COLL_ALLTOALL ? "its demands' paths" : "the reverse-tree argument");
 		return 2;
 	}
 	if (chassis && nodes) {
@@ -353,7 +363,7 @@ int main(int argc, char **argv)
 	}
 	if (model) {
 		mine = model_us(&s, &t, block);
-		if (!swai_gen_build(&ring, "RING", (enum swai_coll)coll, t.ncards,
+		if (!swai_gen_build(&ring, base, (enum swai_coll)coll, t.ncards,
 				    &(struct swai_gen_opts){ .root = root }, why, sizeof(why))) {
 			ring_us = model_us(&ring, &t, block);
 			swai_sched_free(&ring);
@@ -387,7 +397,8 @@ int main(int argc, char **argv)
 		if (model && mine >= 0)
 			printf(",\"model_us\":%.3f", mine);
 		if (model && ring_us >= 0)
-			printf(",\"ring_model_us\":%.3f", ring_us);
+			printf(",\"%s_model_us\":%.3f", coll == SWAI_COLL_ALLTOALL ? "direct" : "ring",
+			       ring_us);
 		if (milp)
 			print_milp(true, algo, &mr, res.slots, tau_us, milp, milp_model);
 		printf("}\n");
@@ -399,9 +410,9 @@ int main(int argc, char **argv)
 		       res.completion_us, algbw(size, res.completion_us), res.lower_bound_us,
 		       res.lower_bound_us > 0 ? 100 * (res.completion_us / res.lower_bound_us - 1) : 0);
 		if (model && ring_us >= 0)
-			printf("cost model: this schedule %.2f us, RING %.2f us\n", mine, ring_us);
+			printf("cost model: this schedule %.2f us, %s %.2f us\n", mine, base, ring_us);
 		else if (model)
-			printf("cost model: this schedule %.2f us (RING does not fit %s)\n", mine,
+			printf("cost model: this schedule %.2f us (%s does not fit %s)\n", mine, base,
 			       t.name);
 		if (milp)
 			print_milp(false, algo, &mr, res.slots, tau_us, milp, milp_model);

@@ -3,8 +3,9 @@
  * swai-synth-test.c - the synthesizer on the host (ASan/UBSan): the MTEG's
  * slots and edges, a Takahashi-Matsuyama tree on a line of three cards
  * (and a second one that finds the first one's edges taken), MTEGCCA's
- * schedules verified on fingerprints, with and without switches, and the
- * MILP (CBC) on instances whose optimum is known.
+ * schedules verified on fingerprints, with and without switches,
+ * AllToAll's relayed paths, and the MILP (CBC) on instances whose optimum
+ * is known.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -199,9 +200,9 @@ static void test_synth_presets(void)
 		char why[256];
 
 		CHECK_EQ(swai_topo_load(&t, "pcie8", why, sizeof(why)), 0);
-		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLTOALL, 0, 1 << 20, 1, 0, 0, &s, &res,
+		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_REDUCE, 0, 1 << 20, 1, 0, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
-		CHECK(strstr(why, "reducescatter and allreduce") != NULL);
+		CHECK(strstr(why, "alltoall, reducescatter and allreduce") != NULL);
 		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_BROADCAST, 8, 1 << 20, 1, 0, 0, &s, &res,
 					 why, sizeof(why)), -EINVAL);
 		CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 2, 0, &s, &res,
@@ -209,6 +210,87 @@ static void test_synth_presets(void)
 		CHECK(strstr(why, "--slots") != NULL);
 		swai_topo_free(&t);
 	}
+}
+
+/*
+ * AllToAll's demands: earliest-arrival paths, relayed through SCRATCH where
+ * no link joins two cards (line3's a and c, a DGX-1's two-hop pairs), one
+ * hop a message where every pair has its link (mesh8, at the bound).
+ */
+static void test_alltoall(void)
+{
+	static const char *const presets[] = { "mesh8", "ring8", "ndv2", "pcie8", "ndv2x2",
+					       "dgx1", "amd" };
+	struct swai_mteg_hop hops[3];
+	struct swai_mteg_result res;
+	int nhops, arrive;
+	struct swai_sched s;
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 8, 0, why, sizeof(why)), 0);
+	/* a -> c through b: a -> b at 0 (1 slot), b -> c at 1 (2 slots) */
+	CHECK_EQ(swai_mteg_path_ea(&m, 0, 2, hops, &nhops, &arrive), 0);
+	CHECK_EQ(nhops, 2);
+	CHECK_EQ(m.e[hops[0].e].u, 0);
+	CHECK_EQ(m.e[hops[1].e].v, 2);
+	CHECK_EQ(hops[1].t, 1);
+	CHECK_EQ(arrive, 3);
+	/* a second chunk: b -> c is busy until 3 */
+	CHECK_EQ(swai_mteg_path_ea(&m, 0, 2, hops, &nhops, &arrive), 0);
+	CHECK_EQ(hops[1].t, 3);
+	CHECK_EQ(arrive, 5);
+	/* b -> a is free: one hop; a path that cannot end by H takes nothing */
+	CHECK_EQ(swai_mteg_path_ea(&m, 1, 0, hops, &nhops, &arrive), 0);
+	CHECK_EQ(nhops, 1);
+	CHECK_EQ(arrive, 1);
+	CHECK_EQ(swai_mteg_path_ea(&m, 0, 2, hops, &nhops, &arrive), 0);
+	CHECK_EQ(arrive, 7);
+	CHECK_EQ(swai_mteg_path_ea(&m, 0, 2, hops, &nhops, &arrive), -ENOSPC);
+	CHECK_EQ(nhops, 0);
+	swai_mteg_free(&m);
+	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLTOALL, 0, 1 << 20, 2, 0, 0, &s, &res, why,
+				 sizeof(why)), 0);
+	CHECK_EQ(swai_sched_verify(&s, why, sizeof(why)), 0);
+	CHECK_EQ(s.scratch_chunks, 4u);	/* b relays a's two chunks to c and c's two to a */
+	CHECK(res.completion_us >= res.lower_bound_us);
+	swai_sched_free(&s);
+	/* seed 003's MTEGCCA is of broadcasts */
+	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLTOALL, 0, 1 << 20, 1, 0, SWAI_MTEG_TM, &s, &res,
+				 why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "broadcasts") != NULL);
+	swai_topo_free(&t);
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++)
+		for (uint32_t chunks = 1; chunks <= 4; chunks *= 2) {
+			int ret;
+
+			CHECK_EQ(swai_topo_load(&t, presets[p], why, sizeof(why)), 0);
+			ret = swai_mteg_synth(&t, SWAI_COLL_ALLTOALL, 0, 1 << 20, chunks, 0, 0, &s,
+					      &res, why, sizeof(why));
+			if (ret)
+				printf("# %s alltoall: %s\n", presets[p], why);
+			CHECK_EQ(ret, 0);
+			if (ret) {
+				swai_topo_free(&t);
+				continue;
+			}
+			ret = swai_sched_verify(&s, why, sizeof(why));
+			if (ret)
+				printf("# %s alltoall: %s\n", presets[p], why);
+			CHECK_EQ(ret, 0);
+			CHECK(res.completion_us >= res.lower_bound_us);
+			if (!strcmp(presets[p], "mesh8")) {
+				CHECK(res.completion_us == res.lower_bound_us);
+				CHECK_EQ(s.scratch_chunks, 0u);
+			}
+			if (!strcmp(presets[p], "dgx1"))
+				CHECK(s.scratch_chunks > 0);
+			swai_sched_free(&s);
+			swai_topo_free(&t);
+		}
 }
 
 /* Four cards in a ring at 50 GB/s, no latency: every link 1 slot. */
@@ -407,6 +489,8 @@ static const struct tap_test tests[] = {
 	  test_synth_presets },
 	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
 	  test_ea },
+	{ "AllToAll: earliest paths relayed on a line, 7 presets verify, mesh8 at the bound",
+	  test_alltoall },
 	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
 	  test_milp_optimum },
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
