@@ -7,6 +7,7 @@
 #   fig3-5  NDv2 x 2, AllGather 1 KiB .. 1 GiB: completion, solve time, algbw
 #   fig6-8  DGX1, AMD, DGX-2 x 2, NDv2 x 2, NDv2 x 4, AMD x 2 at 64 MiB
 #   fig9    NDv2 x 2 .. x 10 chassis at 64 MiB: solve time
+#   alltoall  ours on the same topologies at 1 and 64 MiB (a table)
 set -eu
 out=${1:?usage: synth-figures.sh OUTDIR}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,6 +46,21 @@ hdr=$'# label\talgo\tbytes\tcompletion_us\talgbw_gbps\tsolve_s\tlower_bound_us'
 		row "$k" -t ndv2x2 --nodes "$k" --size 64M
 	done
 } >"$out/fig9-chassis.txt"
+# AllToAll (ours only: the seed's MTEGCCA is of broadcasts), its demands' paths
+{
+	echo "$hdr"
+	for a in "dgx1 -t dgx1" "amd -t amd" "dgx2x2 -t dgx2x2" "ndv2x2 -t ndv2x2" \
+		"ndv2x4 -t ndv2x2 --nodes 4" "ndv2x10 -t ndv2x2 --nodes 10"; do
+		set -- $a
+		label=$1
+		shift
+		for s in 1M 64M; do
+			"$b" "$@" -c alltoall --size "$s" --json | jq -r --arg l "$label" \
+				'[$l, .algo, .bytes, .completion_us, .algbw_gbps, .solve_s,
+				  .lower_bound_us] | @tsv'
+		done
+	done
+} >"$out/alltoall-topologies.txt"
 
 command -v gnuplot >/dev/null || { echo "no gnuplot: tables only in $out"; exit 0; }
 # plot FILE.png TITLE YLABEL COLUMN DATA [logx]
