@@ -267,6 +267,11 @@ synth_cli() {
 		   --json | jq -e ".algbw_gbps > 0" >/dev/null &&
 		 "$s" verify --in "$top/build/synth-a2a.json" | grep -q correct &&
 		 jq -e ".scratch_chunks > 0" "$top/build/synth-a2a.json" >/dev/null'
+	out=$("$b" -t dgx1 -c alltoall --size 64M --chunks auto --json)
+	echo "$out" | sed 's/^/# /'
+	t "AllToAll on dgx1 at 64 MiB within 2 % of its flow bound (an LP by CLP)" \
+		'echo "$out" | jq -e ".completion_us >= .lower_bound_us and
+		   .completion_us <= 1.02 * .lower_bound_us" >/dev/null'
 	out=$("$b" -c alltoall --tm 2>&1); rc=$?
 	t "--tm on AllToAll is refused (exit 2): seed 003's MTEGCCA is of broadcasts" \
 		'[ $rc -eq 2 ] && echo "$out" | grep -q "of broadcasts"'

@@ -4,7 +4,7 @@
  * completion time (swai-mteg.h, swai_mteg_lower_bound), in the MTEG's own
  * slots, so that "x % above the bound" compares like with like.
  *
- * Two arguments (AllToAll: three), the largest wins:
+ * Two arguments (AllToAll: four), the largest wins:
  *  - latency: no card holds a chunk before the shortest path in slots from
  *    its source;
  *  - cuts: a set S of cards (every card alone, and every node of the
@@ -20,7 +20,8 @@
  *    then across the chassis.  AllToAll: S takes in a chunk from every card
  *    outside for every card inside, and the last need reach one card;
  *    and the volume of its demands' cheapest paths over all the links
- *    (volume_slots).
+ *    (volume_slots), and the same as a flow that knows which links each
+ *    demand can reach (swai_mteg_flow_bound, an LP by CLP).
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -217,9 +218,10 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
         }
     }
     if (coll == SWAI_COLL_ALLTOALL) {
-        int v = volume_slots(m, chunks);
+        int v = volume_slots(m, chunks), f = swai_mteg_flow_bound(m, chunks);
 
         best = v > best ? v : best;
+        best = f > best ? f : best;
     }
     /* every card alone, then every node */
     for (int k = 0; k < N + m->nnodes; k++) {

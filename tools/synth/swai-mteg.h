@@ -181,6 +181,14 @@ void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on)
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                           uint32_t chunks);
 
+/*
+ * AllToAll's bandwidth bound: the least load T (slots) of the busiest link
+ * over every routing of its demands as a flow, by COIN-OR CLP
+ * (swai-mteg-flow.c); ceil(T), or 0 where the program is too large to be
+ * worth it (more than 60 000 columns) or CLP fails.
+ */
+int swai_mteg_flow_bound(const struct swai_mteg *m, uint32_t chunks);
+
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */
     int slots;                  /* the last chunk's arrival slot */

@@ -250,6 +250,14 @@ static void test_alltoall(void)
 	CHECK_EQ(arrive, 7);
 	CHECK_EQ(swai_mteg_path_ea(&m, 0, 2, hops, &nhops, &arrive), -ENOSPC);
 	CHECK_EQ(nhops, 0);
+	/*
+	 * The flow bound: b -> c carries a's and b's chunks for c, 2 slots
+	 * each -- 4 slots a chunk a demand, where the volume argument says 3
+	 * (12 link-slots over 4 links).
+	 */
+	CHECK_EQ(swai_mteg_flow_bound(&m, 1), 4);
+	CHECK_EQ(swai_mteg_flow_bound(&m, 2), 8);
+	CHECK(swai_mteg_lower_bound(&m, SWAI_COLL_ALLTOALL, 0, 1) >= 4);
 	swai_mteg_free(&m);
 	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLTOALL, 0, 1 << 20, 2, 0, 0, &s, &res, why,
 				 sizeof(why)), 0);
@@ -489,7 +497,8 @@ static const struct tap_test tests[] = {
 	  test_synth_presets },
 	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
 	  test_ea },
-	{ "AllToAll: earliest paths relayed on a line, 7 presets verify, mesh8 at the bound",
+	{ "AllToAll: earliest paths relayed on a line, its flow bound, 7 presets verify, mesh8 at "
+	  "the bound",
 	  test_alltoall },
 	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
 	  test_milp_optimum },
