@@ -11,6 +11,7 @@ X(swccl_reducescatter_ring) X(swccl_reducescatter_csc) X(swccl_reducescatter_csc
 X(swccl_allreduce_ring) X(swccl_allreduce_csc) X(swccl_allreduce_csc1)
 X(swccl_broadcast_ring) X(swccl_broadcast_csc) X(swccl_broadcast_csc1)
 X(swccl_reduce_ring) X(swccl_reduce_csc) X(swccl_reduce_csc1)
+X(swccl_alltoall_direct)
 #define XC(c) X(swccl_##c##_xRing) X(swccl_##c##_xMesh1) X(swccl_##c##_xMesh2) \
 	X(swccl_##c##_xHd) X(swccl_##c##_xNhr) X(swccl_##c##_xRb) X(swccl_##c##_xFile)
 XC(allgather) XC(reducescatter) XC(allreduce) XC(broadcast) XC(reduce)
@@ -23,6 +24,7 @@ const struct swccl_algo *const swccl_algos[] = {
 	&swccl_allreduce_ring, &swccl_allreduce_csc, &swccl_allreduce_csc1,
 	&swccl_broadcast_ring, &swccl_broadcast_csc, &swccl_broadcast_csc1,
 	&swccl_reduce_ring, &swccl_reduce_csc, &swccl_reduce_csc1,
+	&swccl_alltoall_direct,
 	/* between cards (swccl_xcard.c) */
 #define XA(c) &swccl_##c##_xRing, &swccl_##c##_xMesh1, &swccl_##c##_xMesh2, \
 	&swccl_##c##_xHd, &swccl_##c##_xNhr, &swccl_##c##_xRb, &swccl_##c##_xFile

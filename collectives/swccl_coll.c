@@ -174,7 +174,8 @@ static swcclResult_t choose(struct swccl_shared *sh, const struct swccl_call *c,
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s is not an algorithm %s "
 				  "(%s)", name(c), swcclAlgoName(c->want),
 				  c->xcard ? "between cards" : "among the core groups of a card",
-				  c->coll == SWCCL_ALLTOALL ? "DIRECT, PLANE, FILE" :
+				  c->coll == SWCCL_ALLTOALL ? (c->xcard ? "DIRECT, PLANE, FILE" :
+							       "DIRECT") :
 				  c->xcard ? "RING, MESH1, MESH2, HD, NHR, RB" : "RING, CSC, CSC1");
 	/* Between cards a partial fabric (a ring's non-neighbours) can rule out every one. */
 	if (!found && c->xcard)
@@ -247,10 +248,6 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 				  why ? why : "the cards have no NIC port on a network");
 	}
 	swccl_xcard_topo(sh, c);
-	if (c->coll == SWCCL_ALLTOALL && !c->xcard)
-		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll runs between cards (one "
-				  "rank per card, of one node's fabric or of several nodes); the "
-				  "core groups of one card have none yet");
 	/* AllToAllv's blocks are not in the plan's key: plan each call. */
 	if (c->v || !swccl_plan_lookup(sh, c, p)) {
 		r = choose(sh, c, p, comm0);

@@ -29,7 +29,7 @@
 /* Little-endian hosts: a struct swai_insn in memory is the card's encoding. */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian host");
 
-#define MAX_REGIONS	(SWCCL_MAX_RANKS * (FB_N + 3) + 3)
+#define MAX_REGIONS	(SWCCL_MAX_RANKS * (FB_N + 3) + 3 + 2 * SWAI_ENGINE_CGS * SWAI_ENGINE_CGS)
 
 struct region {
 	uint64_t va, len;
@@ -288,6 +288,11 @@ int swccl_model_run(struct swccl_model *m, const struct swccl_call *c,
 		for (int i = 0; i < FB_N; i++)
 			map_buf(m, &rk->fb[i]);
 		map_buf(m, &rk->tmp);
+		/* AllToAllv, Send/Recv: each block where its rank's arrays put it */
+		for (int q = 0; rk->pv && q < c->nranks; q++) {
+			map_buf(m, &rk->pv->send[q]);
+			map_buf(m, &rk->pv->recv[q]);
+		}
 	}
 	map(m, c->scratch, c->scratch_bytes > extra_scratch ? c->scratch_bytes : extra_scratch,
 	    SWCCL_GLOBAL, -1);

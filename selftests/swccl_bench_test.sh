@@ -63,6 +63,14 @@ lm=$(echo "$ov" | grep '"loop":"miss"' | sed -n 's/.*"launches":\([0-9]*\).*/\1/
 check "cached and made plans launch the same jobs ($lc, $lm)" '[ -n "$lc" ] && [ "$lc" = "$lm" ] && [ "$lc" -ge 1 ]'
 swccl-bench overhead -b 6 >/dev/null 2>&1; orc=$?
 check "overhead -b not a multiple of 4 is a usage error (exit 2)" '[ $orc -eq 2 ]'
+# AllToAll among the core groups of one card (DIRECT), every block checked
+a2a=$(swccl-bench alltoall -g 4 -b 1K -e 1M -f 32 --json --no-summary --verify 2>&1); rc=$?
+echo "$a2a" | sed 's/^/# /'
+same=$(echo "$a2a" | grep '"coll":"alltoall".*"wrong":0' |
+	sed -n 's/.*"time_us":\([0-9.]*\),.*"predicted_us":\([0-9.]*\),.*/\1 \2/p' |
+	awk '$1 == $2' | wc -l)
+check "AllToAll on one card's core groups: 3 rows right, predicted = modeled ($same)" \
+	'[ $rc -eq 0 ] && [ "$same" -eq 3 ]'
 swccl-bench allgather --bogus >/dev/null 2>&1; brc=$?
 check "unknown option is a usage error (exit 2)" '[ $brc -eq 2 ]'
 echo "1..$n"

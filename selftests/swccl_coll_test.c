@@ -134,17 +134,47 @@ TEST_F_TIMEOUT(coll, placements, 300)
 	}
 }
 
-/* AllToAll runs between cards: the core groups of one card are refused, saying so. */
-TEST_F(coll, alltoall_refused_on_one_card)
+/*
+ * AllToAll among the core groups of one card (DIRECT: one COPY a peer; in
+ * place through the comm's scratch): every type's bytes, counts 0 to odd
+ * large ones, Global, Local and host memory, chosen or forced.
+ */
+TEST_F_TIMEOUT(coll, alltoall_on_one_card, 300)
 {
-	struct run u = { .coll = A2A, .t = swcclInt32, .count = 10, .pl = PL_GLOBAL };
-	swcclResult_t res = swcclSuccess;
+	static const size_t counts[] = { 0, 1, 7, 65539 };
+	static const swcclAlgo_t how[] = { swcclAlgoAuto, swcclAlgoDirect };
 
-	EXPECT_EQ(-1, run_one(&self->x, &u, &res, NULL));
-	EXPECT_EQ(swcclInvalidUsage, res);
-	EXPECT_NE(NULL, strstr(swcclGetLastError(self->x.comm[0]), "between cards")) {
-		TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
-	}
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+		for (int pl = PL_LOCAL; pl <= PL_HOST; pl++)
+			for (int ip = 0; ip < 2; ip++) {
+				struct run u = { .coll = A2A, .t = k & 1 ? swcclBfloat16 :
+						 swcclInt32, .count = counts[k], .pl = pl,
+						 .inplace = ip, .algo = how[ip] };
+				swcclResult_t res = swcclSuccess;
+				long w = run_one(&self->x, &u, &res, NULL);
+
+				if (w == -1 && res == swcclInvalidUsage && pl == PL_LOCAL &&
+				    strstr(swcclGetLastError(self->x.comm[0]), "peer access"))
+					continue;	/* into Local-HBM needs peer access */
+				EXPECT_EQ(0, w) {
+					TH_LOG("alltoall %s count %zu %s: %ld wrong (%s)",
+					       place_name[pl], counts[k], ip ? "in place" : "out",
+					       w, swcclGetLastError(self->x.comm[0]));
+				}
+			}
+}
+
+/* AllToAllv and a ring of Send/Recv among the core groups of one card. */
+TEST_F(coll, alltoallv_on_one_card)
+{
+	struct vx *v = malloc(sizeof(*v));
+
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(0, vx_open(&self->x, v, PL_GLOBAL));
+	EXPECT_EQ(0, vx_alltoallv(&self->x, v)) TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
+	EXPECT_EQ(0, vx_ring(&self->x, v)) TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
+	vx_close(&self->x, v);
+	free(v);
 }
 
 /*

@@ -320,4 +320,125 @@ out:
 	return wrong;
 }
 
+/*
+ * An AllToAllv of int32 blocks and a ring of Send/Recv over @x's ranks
+ * (swccl_xcard_test between cards, swccl_coll_test on one card): block
+ * y -> z holds vcount(y, z) elements (some empty, the rest uneven) with a
+ * gap after each, so that nothing may land between.
+ */
+struct vx {
+	size_t sc[NR_MAX][NR_MAX], sd[NR_MAX][NR_MAX], rc[NR_MAX][NR_MAX], rd[NR_MAX][NR_MAX];
+	size_t tot;			/* elements of every buffer */
+	void *s[NR_MAX], *d[NR_MAX];
+	enum place pl;
+	swcclResult_t res;		/* the last group's */
+};
+
+static inline size_t vcount(int y, int z)
+{
+	return (size_t)((y * 5 + z * 3) % 4) * 37;
+}
+
+static inline int32_t vval(int r, size_t i)
+{
+	return (int32_t)(r * 100000 + (int)i);
+}
+
+/* Lay out @v on @x's ranks in @pl, inputs filled, outputs 0xa5: 0, or -1 (no memory). */
+static inline int vx_open(struct cctx *x, struct vx *v, enum place pl)
+{
+	int32_t *h;
+
+	memset(v, 0, sizeof(*v));
+	v->tot = (size_t)NR_MAX * 120;
+	v->pl = pl;
+	h = malloc(v->tot * 4);
+	if (!h)
+		return -1;
+	for (int r = 0; r < x->n; r++) {
+		size_t so = 0, ro = 0;
+
+		for (int q = 0; q < x->n; q++) {
+			v->sc[r][q] = vcount(r, q);
+			v->rc[r][q] = vcount(q, r);
+			v->sd[r][q] = so;
+			v->rd[r][q] = ro;
+			so += v->sc[r][q] + 1;
+			ro += v->rc[r][q] + 1;
+		}
+		v->s[r] = balloc(x, r, pl, v->tot * 4);
+		v->d[r] = balloc(x, r, pl, v->tot * 4);
+		if (!v->s[r] || !v->d[r])
+			break;
+		for (size_t i = 0; i < v->tot; i++)
+			h[i] = vval(r, i);
+		sdaaMemcpy(v->s[r], h, v->tot * 4, sdaaMemcpyDefault);
+		memset(h, 0xa5, v->tot * 4);
+		sdaaMemcpy(v->d[r], h, v->tot * 4, sdaaMemcpyDefault);
+	}
+	free(h);
+	for (int r = 0; r < x->n; r++)
+		if (!v->s[r] || !v->d[r])
+			return -1;
+	return 0;
+}
+
+static inline void vx_close(struct cctx *x, struct vx *v)
+{
+	for (int r = 0; r < x->n; r++) {
+		bfree(v->pl, v->s[r]);
+		bfree(v->pl, v->d[r]);
+	}
+}
+
+/* The AllToAllv: its wrong elements (a gap overwritten counts), or -1 if refused. */
+static inline long vx_alltoallv(struct cctx *x, struct vx *v)
+{
+	int32_t *h = malloc(v->tot * 4);
+	long wrong = 0;
+
+	swcclGroupStart();
+	for (int r = 0; r < x->n; r++)
+		swcclAllToAllv(v->s[r], v->sc[r], v->sd[r], v->d[r], v->rc[r], v->rd[r],
+			       swcclInt32, x->comm[r], x->st[r]);
+	v->res = swcclGroupEnd();
+	if (!h || v->res || cctx_sync(x)) {
+		free(h);
+		return -1;
+	}
+	for (int r = 0; r < x->n; r++) {
+		sdaaMemcpy(h, v->d[r], v->tot * 4, sdaaMemcpyDefault);
+		for (int q = 0; q < x->n; q++) {
+			for (size_t k = 0; k < v->rc[r][q]; k++)
+				wrong += h[v->rd[r][q] + k] != vval(q, v->sd[q][r] + k);
+			wrong += h[v->rd[r][q] + v->rc[r][q]] != (int32_t)0xa5a5a5a5;
+		}
+	}
+	free(h);
+	return wrong;
+}
+
+/* A ring of Send/Recv in one group, 1001 elements to r + 1: wrong elements, or -1. */
+static inline long vx_ring(struct cctx *x, struct vx *v)
+{
+	int n = x->n;
+	int32_t h[1001];
+	long wrong = 0;
+
+	swcclGroupStart();
+	for (int r = 0; r < n; r++) {
+		swcclSend(v->s[r], 1001, swcclInt32, (r + 1) % n, x->comm[r], x->st[r]);
+		swcclRecv(v->d[r], 1001, swcclInt32, (r + n - 1) % n, x->comm[r], x->st[r]);
+	}
+	v->res = swcclGroupEnd();
+	if (v->res || cctx_sync(x))
+		return -1;
+	for (int r = 0; r < n; r++) {
+		sdaaMemcpy(h, v->d[r], sizeof(h), sdaaMemcpyDefault);
+		for (size_t i = 0; i < 1001; i++)
+			wrong += h[i] != vval((r + n - 1) % n, i);
+	}
+	return wrong;
+}
+
 #endif /* SWCCL_TEST_H */

@@ -165,112 +165,50 @@ TEST(alltoall)
 	}
 }
 
-/* Block x -> y of the AllToAllv below: some empty, the rest uneven. */
-static size_t vcount(int x, int y)
-{
-	return (size_t)((x * 5 + y * 3) % 4) * 37;
-}
-
 /*
  * AllToAllv (blocks of 0 .. 111 int32, a gap after each, so nothing may
  * land between) and a ring of Send/Recv in a group, on every card there
- * is, each block checked; then what they refuse: counts whose two ends
- * differ, two Sends to one peer in a group, a block over another.
+ * is, each block checked (swccl_test.h); then what they refuse: counts
+ * whose two ends differ, two Sends to one peer in a group, a block over
+ * another.
  */
 TEST(alltoallv_and_sendrecv)
 {
 	int dev[NR_MAX], n = card_devices(dev, NR_MAX);
-	size_t sc[NR_MAX][NR_MAX], sd[NR_MAX][NR_MAX], rc[NR_MAX][NR_MAX], rd[NR_MAX][NR_MAX];
-	int32_t *hs[NR_MAX], *hr;
-	void *s[NR_MAX], *d[NR_MAX];
-	size_t tot = (size_t)NR_MAX * 120;
+	struct vx *v = malloc(sizeof(*v));
 	struct cctx x;
 	const char *why = open_cards(&x, n < 2 ? 2 : n);
-	enum place pl;
 
-	if (why)
+	if (why) {
+		free(v);
 		SKIP(return, "%s", why);
-	pl = pick(x.dev[0], PL_GLOBAL);
-	hr = malloc(tot * 4);
-	for (int r = 0; r < n; r++) {
-		size_t so = 0, ro = 0;
-
-		for (int q = 0; q < n; q++) {
-			sc[r][q] = vcount(r, q);
-			rc[r][q] = vcount(q, r);
-			sd[r][q] = so;
-			rd[r][q] = ro;
-			so += sc[r][q] + 1;
-			ro += rc[r][q] + 1;
-		}
-		hs[r] = malloc(tot * 4);
-		for (size_t i = 0; i < tot; i++)
-			hs[r][i] = (int32_t)(r * 100000 + (int)i);
-		s[r] = balloc(&x, r, pl, tot * 4);
-		d[r] = balloc(&x, r, pl, tot * 4);
-		ASSERT_NE(NULL, s[r]);
-		ASSERT_NE(NULL, d[r]);
-		ASSERT_EQ(sdaaSuccess, sdaaMemcpy(s[r], hs[r], tot * 4, sdaaMemcpyDefault));
-		memset(hr, 0xa5, tot * 4);
-		ASSERT_EQ(sdaaSuccess, sdaaMemcpy(d[r], hr, tot * 4, sdaaMemcpyDefault));
 	}
-	swcclGroupStart();
-	for (int r = 0; r < n; r++)
-		swcclAllToAllv(s[r], sc[r], sd[r], d[r], rc[r], rd[r], swcclInt32, x.comm[r],
-			       x.st[r]);
-	ASSERT_EQ(swcclSuccess, swcclGroupEnd()) TH_LOG("%s", swcclGetLastError(x.comm[0]));
-	ASSERT_EQ(0, cctx_sync(&x));
-	for (int r = 0; r < n; r++) {
-		long wrong = 0;
-
-		ASSERT_EQ(sdaaSuccess, sdaaMemcpy(hr, d[r], tot * 4, sdaaMemcpyDefault));
-		for (int q = 0; q < n; q++) {
-			for (size_t k = 0; k < rc[r][q]; k++)
-				wrong += hr[rd[r][q] + k] != hs[q][sd[q][r] + k];
-			wrong += hr[rd[r][q] + rc[r][q]] != (int32_t)0xa5a5a5a5;	/* the gap */
-		}
-		EXPECT_EQ(0, wrong) TH_LOG("AllToAllv on %d cards: rank %d", n, r);
-	}
-	/* A ring: to the next rank, from the previous, 1001 elements. */
-	swcclGroupStart();
-	for (int r = 0; r < n; r++) {
-		swcclSend(s[r], 1001, swcclInt32, (r + 1) % n, x.comm[r], x.st[r]);
-		swcclRecv(d[r], 1001, swcclInt32, (r + n - 1) % n, x.comm[r], x.st[r]);
-	}
-	ASSERT_EQ(swcclSuccess, swcclGroupEnd()) TH_LOG("%s", swcclGetLastError(x.comm[0]));
-	ASSERT_EQ(0, cctx_sync(&x));
-	for (int r = 0; r < n; r++) {
-		ASSERT_EQ(sdaaSuccess, sdaaMemcpy(hr, d[r], 1001 * 4, sdaaMemcpyDefault));
-		EXPECT_EQ(0, memcmp(hr, hs[(r + n - 1) % n], 1001 * 4)) TH_LOG("ring, rank %d", r);
-	}
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(0, vx_open(&x, v, pick(x.dev[0], PL_GLOBAL)));
+	EXPECT_EQ(0, vx_alltoallv(&x, v)) TH_LOG("%d cards: %s", n, swcclGetLastError(x.comm[0]));
+	EXPECT_EQ(0, vx_ring(&x, v)) TH_LOG("%d cards: %s", n, swcclGetLastError(x.comm[0]));
 	/* Refused, saying why: two ends that disagree on a block's size ... */
-	rc[1][0]++;
-	swcclGroupStart();
-	for (int r = 0; r < n; r++)
-		swcclAllToAllv(s[r], sc[r], sd[r], d[r], rc[r], rd[r], swcclInt32, x.comm[r],
-			       x.st[r]);
-	EXPECT_EQ(swcclInvalidUsage, swcclGroupEnd());
+	v->rc[1][0]++;
+	EXPECT_EQ(-1, vx_alltoallv(&x, v));
+	EXPECT_EQ(swcclInvalidUsage, v->res);
 	EXPECT_NE(NULL, strstr(swcclGetLastError(x.comm[0]), "which receives")) {
 		TH_LOG("%s", swcclGetLastError(x.comm[0]));
 	}
-	rc[1][0]--;
+	v->rc[1][0]--;
 	/* ... two Sends to one peer in a group, and a block over another (in place) */
 	swcclGroupStart();
-	EXPECT_EQ(swcclSuccess, swcclSend(s[0], 8, swcclInt32, 1, x.comm[0], x.st[0]));
-	EXPECT_EQ(swcclInvalidUsage, swcclSend(s[0], 8, swcclInt32, 1, x.comm[0], x.st[0]));
+	EXPECT_EQ(swcclSuccess, swcclSend(v->s[0], 8, swcclInt32, 1, x.comm[0], x.st[0]));
+	EXPECT_EQ(swcclInvalidUsage, swcclSend(v->s[0], 8, swcclInt32, 1, x.comm[0], x.st[0]));
 	EXPECT_NE(swcclSuccess, swcclGroupEnd());
 	EXPECT_NE(NULL, strstr(swcclGetLastError(x.comm[0]), "two Sends to rank 1")) {
 		TH_LOG("%s", swcclGetLastError(x.comm[0]));
 	}
-	EXPECT_EQ(swcclInvalidArgument, swcclAllToAllv(s[0], sc[0], sd[0], s[0], rc[0], rd[0],
-						       swcclInt32, x.comm[0], x.st[0]));
-	EXPECT_EQ(swcclInvalidArgument, swcclSend(s[0], 8, swcclInt32, n, x.comm[0], x.st[0]));
-	for (int r = 0; r < n; r++) {
-		bfree(pl, s[r]);
-		bfree(pl, d[r]);
-		free(hs[r]);
-	}
-	free(hr);
+	EXPECT_EQ(swcclInvalidArgument, swcclAllToAllv(v->s[0], v->sc[0], v->sd[0], v->s[0],
+						       v->rc[0], v->rd[0], swcclInt32, x.comm[0],
+						       x.st[0]));
+	EXPECT_EQ(swcclInvalidArgument, swcclSend(v->s[0], 8, swcclInt32, n, x.comm[0], x.st[0]));
+	vx_close(&x, v);
+	free(v);
 	cctx_close(&x);
 }
 
