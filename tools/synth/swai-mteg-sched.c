@@ -6,12 +6,13 @@
  *
  * Broadcast trees (AllGather, Broadcast, AllReduce's second half) move a
  * chunk forward in OUT.  AllToAll's paths move a chunk from IN to OUT
- * through SCRATCH at the cards that relay it.  Reduction trees are broadcast trees planned on the
- * transposed MTEG (SWAI_MTEG_TRANSPOSE) read backwards in time: the hop
- * u -> v leaving at t becomes v sending u its partial sum at T - t - L,
- * which u adds in at T - t.  A card adds its children in the order they
- * arrive (then by card), its own contribution first, so the sum's order
- * is the schedule's and results are reproducible.
+ * through SCRATCH at the cards that relay it.  Reduction trees are
+ * broadcast trees planned on the transposed MTEG (SWAI_MTEG_TRANSPOSE)
+ * read backwards in time: the hop u -> v leaving at t becomes v sending u
+ * its partial sum at T - t - L, which u adds in at T - t.  A card adds its
+ * children in the order they arrive (then by card), its own contribution
+ * first, so the sum's order is the schedule's and results are
+ * reproducible.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,16 +80,17 @@ struct trees {
     const struct swai_mteg_hop *hops;
     const int *nhops;
     int ntrees;
+    size_t room;                /* hops a tree, swai_mteg_room */
 };
 
 static struct trees of_plan(const struct swai_mteg_plan *p)
 {
-    return (struct trees){ &p->m, p->hops, p->nhops, p->ntrees };
+    return (struct trees){ &p->m, p->hops, p->nhops, p->ntrees, p->room };
 }
 
 static const struct swai_mteg_hop *tree_hops(const struct trees *p, size_t tree)
 {
-    return &p->hops[tree * (size_t)p->m->ncards * (size_t)p->m->ncards];
+    return &p->hops[tree * p->room];
 }
 
 /* Tree @tree's hops forward from @slot0: chunk @off of OUT, sent and received. */
@@ -334,7 +336,7 @@ int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_co
 {
     int nsrc = coll == SWAI_COLL_ALLGATHER ? m->ncards :
                coll == SWAI_COLL_ALLTOALL ? m->ncards * m->ncards : 1;
-    struct trees t = { m, hops, nhops, nsrc * (int)chunks };
+    struct trees t = { m, hops, nhops, nsrc * (int)chunks, swai_mteg_room(coll, m->ncards) };
 
     return schedule(NULL, 0, &t, name, coll, root, chunks, s, why, n);
 }

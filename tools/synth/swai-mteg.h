@@ -197,14 +197,25 @@ struct swai_mteg_result {
 };
 
 /*
+ * Room for one tree's hops: a tree's paths visit a card at most once each
+ * (ncards x ncards hops); AllToAll's path, fewer than ncards.
+ */
+static inline size_t swai_mteg_room(enum swai_coll coll, int ncards)
+{
+    return (size_t)ncards * (coll == SWAI_COLL_ALLTOALL ? 1 : (size_t)ncards);
+}
+
+/*
  * MTEGCCA's trees, before they become a schedule (the MILP, swai-milp.h,
  * starts from them): tree i * chunks + c is source i's chunk c (Broadcast:
- * i = 0, the root), its hops at hops[(i * chunks + c) * ncards * ncards]
- * (nhops[i * chunks + c] of them), on @m, whose taken slots are theirs.
+ * i = 0, the root; AllToAll: swai_mteg_demand), its hops at
+ * hops[(i * chunks + c) * room] (nhops[i * chunks + c] of them, room =
+ * swai_mteg_room), on @m, whose taken slots are theirs.
  */
 struct swai_mteg_plan {
     struct swai_mteg m;
     int ntrees;
+    size_t room;
     struct swai_mteg_hop *hops;
     int *nhops;
 };

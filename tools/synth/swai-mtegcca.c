@@ -44,7 +44,7 @@ static int place(struct swai_mteg *m, const struct plan_ctx *p, const size_t *or
     for (size_t k = 0; !ret && k < (size_t)p->nsrc * p->chunks; k++) {
         size_t tree = order[k];
         int src = p->coll == SWAI_COLL_ALLGATHER ? (int)(tree / p->chunks) : p->root, dst;
-        struct swai_mteg_hop *h = &p->hops[tree * (size_t)N * (size_t)N];
+        struct swai_mteg_hop *h = &p->hops[tree * swai_mteg_room(p->coll, N)];
 
         p->ends[tree] = 0;
         if (p->coll == SWAI_COLL_ALLTOALL) {
@@ -189,9 +189,9 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
                  (unsigned long long)chunk_bytes);
         return -EINVAL;
     }
-    /* a tree's paths visit a card at most once each: at most N x N hops */
     p->ntrees = nsrc * (int)chunks;
-    p->hops = malloc((size_t)p->ntrees * (size_t)N * (size_t)N * sizeof(*p->hops));
+    p->room = swai_mteg_room(coll, N);
+    p->hops = malloc((size_t)p->ntrees * p->room * sizeof(*p->hops));
     p->nhops = calloc((size_t)p->ntrees, sizeof(*p->nhops));
     ends = calloc((size_t)p->ntrees, sizeof(*ends));
     if (!p->hops || !p->nhops || !ends) {
