@@ -431,8 +431,8 @@ dgx1_check() {
 		 swccl-bench allgather --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
 		 swccl-bench allreduce --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
 		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks 2 -o /tmp/dgx1-a2a.json --json &&
-		 SWCCL_SCHED_FILE=/tmp/dgx1-a2a.json swccl-bench alltoall --cards 8 -b 64K -e 4M \
-			-f 8 -a FILE --verify $run &&
+		 swccl-bench alltoall --cards 8 -b 64K -e 4M -f 8 -a /tmp/dgx1-a2a.json --verify \
+			$run &&
 		 ! swccl-bench alltoall --cards 8 -b 64K -e 64K -a DIRECT $run 2>&1")
 	rows=$(echo "$log" | grep '^{"kind":"row"')
 	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
@@ -462,7 +462,7 @@ dgx1_check() {
 	t "an AllReduce synthesized for it (reverse trees, then broadcast trees): 2 rows, 0 wrong" \
 		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allreduce\")) |
 			length == 2 and all(.[]; .wrong == 0)" >/dev/null'
-	t "an AllToAll synthesized for dgx1, where DIRECT cannot run (relays): 3 rows, 0 wrong blocks" \
+	t "an AllToAll synthesized for dgx1, where DIRECT cannot run (relays), run as -a FILE.json: 3 rows, 0 wrong blocks" \
 		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"alltoall\")) |
 			length == 3 and all(.[]; .wrong == 0)" >/dev/null &&
 		 echo "$log" | grep -q "the fabric does not join"'

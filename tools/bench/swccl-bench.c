@@ -8,7 +8,7 @@
  *
  *   swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier
  *     [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]
- *     [-c CHECK] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]
+ *     [-c CHECK] [-a ALGO|AUTO|all|F.json|F.xml] [-r ROOT] [-g NRANKS | --cards N [-g G]]
  *     [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]
  *
  *   swccl-bench fused-ag|fused-rs [...]   (swccl-bench-fused.c: Tables 3, 4)
@@ -43,17 +43,27 @@
 #include "swai-cli.h"
 #include "swccl-bench.h"
 
+/* -a F.json or -a F.xml: a schedule file (swccl-synth's, MSCCL's) to run as FILE. */
+static bool sched_file(const char *a)
+{
+	size_t n = strlen(a);
+
+	return (n > 5 && !strcasecmp(a + n - 5, ".json")) ||
+	       (n > 4 && !strcasecmp(a + n - 4, ".xml"));
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: swccl-bench allgather|reducescatter|allreduce|broadcast|reduce|barrier|\n"
 		"                   alltoall|alltoallv|sendrecv\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
-		"         [-c CHECK | --verify] [-a ALGO|AUTO|all] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
+		"         [-c CHECK | --verify] [-a ALGO|AUTO|all|F.json] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
 		"         [--place global|local|host] [--json] [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
 		"       NIC HOST (over the cards' NICs, 48 B a tree: offloaded, software)\n"
-		"       FILE (the schedule SWCCL_SCHED_FILE names)\n"
+		"       FILE (the schedule SWCCL_SCHED_FILE names; -a F.json or -a F.xml runs\n"
+		"       the schedule file F as FILE)\n"
 		"       DIRECT PLANE (alltoall: pairwise; seed 002's planes, grouped by the\n"
 		"       nodes -- hosts, or SWCCL_TOPO's -- the rows' internode_msgs); alltoallv\n"
 		"       (blocks of (n-1)(1 + (x + 2y) mod 3)/3, gaps between) and sendrecv (to\n"
@@ -141,8 +151,13 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		case 'a':
 			o->nalgos = 0;
 			o->all = !strcasecmp(optarg, "all");
-			if (!o->all && bench_algo_parse(optarg, &o->algos[o->nalgos++]))
+			if (!o->all && sched_file(optarg)) {
+				/* libswccl reads it when the comms are made, after this */
+				setenv("SWCCL_SCHED_FILE", optarg, 1);
+				o->algos[o->nalgos++] = swcclAlgoFile;
+			} else if (!o->all && bench_algo_parse(optarg, &o->algos[o->nalgos++])) {
 				usage();
+			}
 			break;
 		case 'C': o->cards = parse_int("--cards", optarg, 2); break;
 		default: usage();
