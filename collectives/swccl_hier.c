@@ -12,7 +12,10 @@
  *   AllGather      plane AllGather -> card AllGather -> reorder into rank
  *                  order;
  *   Broadcast      the root's plane -> every card from the root's slot;
- *   Reduce         every card to the root's slot -> the root's plane.
+ *   Reduce         every card to the root's slot -> the root's plane;
+ *   AllToAll       reorder plane by plane -> card AllToAll -> turn card
+ *                  by card -> plane AllToAll -> reorder into rank order
+ *                  (seed 002's planes, a card a node).
  *
  * A level is a collective of the level's own communicators, posted for
  * their ranks from here; each rank's step goes to the rank's own stream,
@@ -161,27 +164,16 @@ static void *at(void *p, size_t off)
 	return p ? (char *)p + off : NULL;
 }
 
-/*
- * Rank @r's blocks of @bytes from @src to @dst, one program of copies:
- * block (j, k) of the plane-major order is block rank_at[k][j] of the
- * rank order; @to_plane says which way.
- */
-static swcclResult_t reorder(const struct swccl_hier *h, const struct swccl_call *c, int r,
-			     uint64_t dst, uint64_t src, size_t bytes, bool to_plane,
-			     swcclComm_t comm0)
+/* Rank @r's @n blocks of @bytes from @src to @dst, one program of copies: block i from block from[i]. */
+static swcclResult_t permute(const struct swccl_call *c, int r, uint64_t dst, uint64_t src,
+			     size_t bytes, int n, const int *from, swcclComm_t comm0)
 {
 	struct swai_prog p;
 	sdaaError_t e = sdaaSuccess;
 
 	swai_prog_init(&p);
-	for (int j = 0; j < h->per_card; j++)
-		for (int k = 0; k < h->ncards; k++) {
-			uint64_t pm = (uint64_t)(j * h->ncards + k) * bytes;
-			uint64_t rk = (uint64_t)h->rank_at[k][j] * bytes;
-
-			prog_copy(&p, dst + (to_plane ? pm : rk), src + (to_plane ? rk : pm),
-				  bytes);
-		}
+	for (int i = 0; i < n; i++)
+		prog_copy(&p, dst + (uint64_t)i * bytes, src + (uint64_t)from[i] * bytes, bytes);
 	if (p.nomem || p.n > MAX_INSNS)
 		e = sdaaErrorInvalidValue;
 	if (!e)
@@ -193,6 +185,26 @@ static swcclResult_t reorder(const struct swccl_hier *h, const struct swccl_call
 		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reordering %zu-byte "
 				  "blocks: %s", r, bytes, sdaaGetErrorString(e));
 	return swcclSuccess;
+}
+
+/*
+ * Rank @r's blocks of @bytes from @src to @dst: block (j, k) of the
+ * plane-major order is block rank_at[k][j] of the rank order; @to_plane
+ * says which way.
+ */
+static swcclResult_t reorder(const struct swccl_hier *h, const struct swccl_call *c, int r,
+			     uint64_t dst, uint64_t src, size_t bytes, bool to_plane,
+			     swcclComm_t comm0)
+{
+	int from[SWCCL_MAX_RANKS];
+
+	for (int j = 0; j < h->per_card; j++)
+		for (int k = 0; k < h->ncards; k++) {
+			int pm = j * h->ncards + k, rk = h->rank_at[k][j];
+
+			from[to_plane ? pm : rk] = to_plane ? rk : pm;
+		}
+	return permute(c, r, dst, src, bytes, c->nranks, from, comm0);
 }
 
 static swcclResult_t allreduce(const struct swccl_hier *h, const struct swccl_call *c,
@@ -340,6 +352,62 @@ static swcclResult_t allgather(struct swccl_shared *sh, const struct swccl_hier 
 	return res;
 }
 
+/*
+ * AllToAll as seed 002's planes, a card a node: blocks reordered plane by
+ * plane (A); the card's AllToAll gives slot j every block its card's
+ * ranks have for plane j (B, from slot i: i's K blocks); those turned
+ * card by card (C); plane j's AllToAll of G blocks a card (into A, from
+ * card k: the blocks of k's slots); A back into rank order.  Between the
+ * cards a message carries G blocks, so there are G^2 times fewer.
+ */
+static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *h,
+			      struct swccl_call *c, struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card, N = c->nranks, turn[SWCCL_MAX_RANKS];
+	int back[SWCCL_MAX_RANKS];
+	size_t q = c->count, blk = q * c->esize, N_blk = (size_t)N * blk;
+	struct level l;
+	swcclResult_t res = swccl_tmp(sh, c, 3 * N_blk, comm0);
+
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < G; i++) {
+			turn[k * G + i] = i * K + k;	/* C[k G + i] = B[i K + k] */
+			back[h->rank_at[k][i]] = k * G + i;
+		}
+	for (int r = 0; r < N && !res; r++)
+		res = reorder(h, c, r, c->r[r].tmp.va, c->r[r].send.va, blk, true, comm0);
+	for (int k = 0; k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLTOALL, c, (size_t)K * q, 0);
+		for (int j = 0; j < G; j++) {
+			int r = h->rank_at[k][j];
+
+			l.op[j].send = sh->tmp[r];
+			l.op[j].recv = at(sh->tmp[r], N_blk);
+			l.op[j].stream = c->r[r].stream;
+		}
+		res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int r = 0; r < N && !res; r++)
+		res = permute(c, r, c->r[r].tmp.va + 2 * N_blk, c->r[r].tmp.va + N_blk, blk, N,
+			      turn, comm0);
+	for (int j = 0; j < G && !res; j++) {
+		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLTOALL, c, (size_t)G * q, 0);
+		for (int k = 0; k < K; k++) {
+			int r = h->rank_at[k][j];
+
+			l.op[k].send = at(sh->tmp[r], 2 * N_blk);
+			l.op[k].recv = sh->tmp[r];
+			l.op[k].stream = c->r[r].stream;
+		}
+		res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	for (int r = 0; r < N && !res; r++)
+		res = permute(c, r, c->r[r].recv.va, c->r[r].tmp.va, blk, N, back, comm0);
+	return res;
+}
+
 static swcclResult_t broadcast(const struct swccl_hier *h, const struct swccl_call *c,
 			       struct tally *t, swcclComm_t comm0)
 {
@@ -421,14 +489,14 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 	/* A barrier is one tree, or the hosts', whatever the levels. */
 	if (c->kind == &swccl_kind_barrier)
 		return swccl_execute(sh, c, comm0);
+	if (c->coll == SWCCL_ALLTOALL && c->v)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: not on a comm of several core "
+				  "groups on each of several cards yet (one rank per card, or one "
+				  "card's core groups alone, run it)", c->kind->name(c));
 	if (c->kind != &swccl_kind_coll)
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the fused calls run on the core "
 				  "groups of one card, not on a comm of several cards",
 				  c->kind->name(c));
-	if (c->coll == SWCCL_ALLTOALL)
-		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll: not on a comm of several "
-				  "core groups on each of several cards yet (one rank per card, "
-				  "or one card's core groups alone, run it)");
 	/* Over the NICs every rank is a leaf of one tree: no levels. */
 	want = swccl_algo_wanted(comm0);
 	if (want == swcclAlgoNic || want == swcclAlgoHost)
@@ -442,6 +510,7 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 	case SWCCL_REDUCESCATTER: res = reducescatter(sh, h, c, &t, comm0); break;
 	case SWCCL_ALLGATHER: res = allgather(sh, h, c, &t, comm0); break;
 	case SWCCL_BROADCAST: res = broadcast(h, c, &t, comm0); break;
+	case SWCCL_ALLTOALL: res = alltoall(sh, h, c, &t, comm0); break;
 	default: res = reduce(sh, h, c, &t, comm0); break;
 	}
 	sdaaSetDevice(dev);

@@ -365,6 +365,19 @@ static void hier(struct __test_metadata *_metadata, int k, int g, bool interleav
 	snprintf(what, sizeof(what), "%d cards x %d CGs%s", k, g,
 		 interleave ? " interleaved" : "");
 	sweep_layout(_metadata, &x, what);
+	/* AllToAll in levels: seed 002's planes, a card a node; in place and out */
+	for (int a = 0; a < 4; a++) {
+		struct run u = { .coll = A2A, .algo = a < 2 ? swcclAlgoAuto : swcclAlgoDirect,
+				 .t = a % 2 ? swcclBfloat16 : swcclInt32, .count = 333 + (size_t)a,
+				 .pl = pick(x.dev[0], PL_GLOBAL), .inplace = a % 2 };
+		swcclResult_t res = swcclSuccess;
+		long w = run_one(&x, &u, &res, NULL);
+
+		EXPECT_EQ(0, w) {
+			TH_LOG("%s: alltoall %s %s: %ld wrong (%s)", what, swcclAlgoName(u.algo),
+			       a % 2 ? "in place" : "out", w, swcclGetLastError(x.comm[0]));
+		}
+	}
 	cctx_close(&x);
 }
 
