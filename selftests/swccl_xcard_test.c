@@ -373,6 +373,11 @@ static void hier(struct __test_metadata *_metadata, int k, int g, bool interleav
 		swcclResult_t res = swcclSuccess;
 		long w = run_one(&x, &u, &res, NULL);
 
+		/* the planes' AllToAll needs every pair of cards joined */
+		if (w == -1 && res == swcclInvalidUsage && !fabric_full(x.dev, x.n)) {
+			TH_LOG("%s: alltoall: n/a (%s)", what, swcclGetLastError(x.comm[0]));
+			continue;
+		}
 		EXPECT_EQ(0, w) {
 			TH_LOG("%s: alltoall %s %s: %ld wrong (%s)", what, swcclAlgoName(u.algo),
 			       a % 2 ? "in place" : "out", w, swcclGetLastError(x.comm[0]));
