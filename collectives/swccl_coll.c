@@ -233,19 +233,33 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	/* AllToAll between nodes: its schedules over the NICs' RDMA WRITE. */
 	if (sh->xnodes && c->coll == SWCCL_ALLTOALL)
 		return swccl_rdma_plan(sh, c, p, comm0);
-	/* Ranks on other nodes: only the NICs reach them. */
+	/*
+	 * Ranks on other nodes: only the NICs reach them -- AllGather and
+	 * Broadcast by MESH1 over RDMA WRITE (any size) or the NIC's trees
+	 * (48 B a tree), the faster by their models; the reductions by trees.
+	 */
 	if (sh->xnodes) {
 		const char *why = swccl_nic_unsupported(c, swcclAlgoNic);
+		const char *rwhy = swccl_rdma_unsupported(c);
+		swcclResult_t r = swcclInvalidUsage;
 
-		if (c->want)
+		if (c->want && (rwhy || c->want != swcclAlgoMesh1))
 			return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and "
-					  "between nodes only NIC and HOST run (%s needs the fabric "
-					  "of one node)", name(c), swcclAlgoName(c->want));
-		if (!why && swccl_nic_auto(sh, c, NULL, p, comm0))
+					  "between nodes only NIC and HOST%s run (%s needs the fabric "
+					  "of one node)", name(c), rwhy ? "" : " (trees) and MESH1 (RDMA "
+					  "WRITE)", swcclAlgoName(c->want));
+		if (!rwhy && swccl_nic_cards(sh, c))
+			r = swccl_rdma_plan(sh, c, p, comm0);
+		if (c->want)
+			return r;
+		if (!why && swccl_nic_auto(sh, c, r ? NULL : p, p, comm0))
+			return swcclSuccess;
+		if (!r)
 			return swcclSuccess;
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and no "
-				  "algorithm between nodes runs it: %s", name(c),
-				  why ? why : "the cards have no NIC port on a network");
+				  "algorithm between nodes runs it: %s%s%s", name(c),
+				  why ? why : "the cards have no NIC port on a network",
+				  rwhy ? "; " : "", rwhy ? rwhy : "");
 	}
 	swccl_xcard_topo(sh, c);
 	/* AllToAllv's blocks are not in the plan's key: plan each call. */

@@ -67,8 +67,9 @@ const char *swccl_nic_unsupported(const struct swccl_call *c, swcclAlgo_t algo)
 	if (!bits && c->op != swcclSum && c->op != swcclMax && c->op != swcclMin)
 		return "the NIC's ALU adds, and takes the max or min (no product or average)";
 	if (swccl_nic_pieces(c) > SWCCL_NIC_MAX_PIECES)
-		return "more than 1024 NIC trees of 48 bytes (48 KiB) in one call; larger "
-		       "messages want RDMA WRITE, which libswccl does not use yet";
+		return "more than 1024 NIC trees of 48 bytes (48 KiB) in one call (AllGather "
+		       "and Broadcast of any size go by RDMA WRITE; the reductions' larger "
+		       "messages would need the cards to add what WRITEs bring, not built)";
 	return NULL;
 }
 

@@ -18,9 +18,15 @@
 
 const char *swccl_rdma_unsupported(const struct swccl_call *c)
 {
-	/* any size: blocks larger than a peer queues go in rounds (swccl_rdma_proto.c) */
-	return c->coll != SWCCL_ALLTOALL ? "only AllToAll runs over RDMA WRITE between nodes" :
-	       NULL;
+	/*
+	 * Any size: blocks larger than a peer queues go in rounds
+	 * (swccl_rdma_proto.c).  The collectives that only move data: a
+	 * WRITE does not add, so the reductions are the NIC trees' (48 B).
+	 */
+	return c->coll != SWCCL_ALLTOALL && c->coll != SWCCL_ALLGATHER &&
+	       c->coll != SWCCL_BROADCAST ? "only AllToAll, AllGather and Broadcast run over "
+	       "RDMA WRITE between nodes (a WRITE does not add; reductions go by the NIC's trees, "
+	       "48 B each)" : NULL;
 }
 
 static void close_rank(void *ctx, int r)
@@ -132,11 +138,16 @@ static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclCo
 	return cand[best];
 }
 
-/* The RDMA plan of @c (AllToAll): DIRECT or PLANE, as wanted or by the model. */
+/*
+ * The RDMA plan of @c: AllToAll DIRECT or PLANE, as wanted or by the
+ * model; AllGather and Broadcast MESH1 (every block straight to every
+ * rank that wants it: one phase, a WRITE a peer).
+ */
 static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 			       struct swccl_plan *p, swcclComm_t comm0)
 {
 	const char *why = swccl_rdma_unsupported(c);
+	bool a2a = c->coll == SWCCL_ALLTOALL;
 	struct swai_sched s;
 	char gwhy[256];
 	swcclAlgo_t a = c->want;
@@ -144,10 +155,16 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 
 	if (why)
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s", c->kind->name(c), why);
-	if (a != swcclAlgoAuto && a != swcclAlgoDirect && a != swcclAlgoPlane)
+	if (a2a && a != swcclAlgoAuto && a != swcclAlgoDirect && a != swcclAlgoPlane)
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll: the ranks span nodes, and "
 				  "between nodes it runs DIRECT or PLANE over the NICs, not %s",
 				  swcclAlgoName(a));
+	if (!a2a && a != swcclAlgoAuto && a != swcclAlgoMesh1)
+		return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and "
+				  "between nodes it runs MESH1 over RDMA WRITE or NIC/HOST's trees, "
+				  "not %s", c->kind->name(c), swcclAlgoName(a));
+	if (!a2a)
+		a = swcclAlgoMesh1;
 	if (c->v && a == swcclAlgoPlane)
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAllv and Send/Recv run DIRECT "
 				  "(PLANE's messages carry equal blocks)");
@@ -155,19 +172,18 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 		a = swcclAlgoDirect;
 	if (setup(sh, comm0))
 		return swcclUnhandledSdaaError;
-	if (a == swcclAlgoAuto)
+	if (a == swcclAlgoAuto && a2a)
 		a = choose(sh, c, comm0, &us);
 	else
 		us = swccl_rdma_model(sh, c, swcclAlgoName(a), comm0);
-	if (swai_gen_build(&s, swcclAlgoName(a), SWAI_COLL_ALLTOALL, c->nranks,
-			   &(struct swai_gen_opts){ .node_of = c->node }, gwhy, sizeof(gwhy)))
-		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll %s: %s", swcclAlgoName(a),
-				  gwhy);
+	if (swccl_xcard_sched(c, swcclAlgoName(a), &s, gwhy, sizeof(gwhy)))
+		return swccl_fail(comm0, swcclInvalidUsage, "%s %s: %s", c->kind->name(c),
+				  swcclAlgoName(a), gwhy);
 	*p = (struct swccl_plan){ .algo = a, .us = us < 0 ? 0 : us, .rdma = true };
 	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
 	swai_sched_free(&s);
-	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu %zu x %s on %d ranks: %s over RDMA "
-		  "WRITE (%s), %.3f us modeled", (unsigned long long)c->seq, c->count,
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu %zu x %s on %d ranks: %s over RDMA "
+		  "WRITE (%s), %.3f us modeled", c->kind->name(c), (unsigned long long)c->seq, c->count,
 		  swccl_type_name(c->dtype), c->nranks, swcclAlgoName(a),
 		  c->want ? "forced" : "the model's choice", p->us);
 	return swcclSuccess;

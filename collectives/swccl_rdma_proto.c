@@ -14,12 +14,19 @@
 #include <string.h>
 
 #include "swai-gen.h"
+#include "swccl_kind.h"
 #include "swccl_rdma.h"
 #include "swccl_xcard.h"
 
 static bool is_recv(const struct swai_step *st)
 {
 	return st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE;
+}
+
+/* The call's name in messages: AllToAll, AllToAllv, AllGather, Broadcast. */
+static const char *cname(const struct swccl_rdma_call *x)
+{
+	return x->c->kind->name(x->c);
 }
 
 /* Bytes into rank @r's buffer @b of its chunk @off; of chunks [off, off + n). */
@@ -138,7 +145,7 @@ static const char *levels(struct swccl_rdma_call *x)
 			const struct swai_step *st = &s->ranks[r].steps[i];
 
 			if (st->op == SWAI_STEP_REDUCE || st->op == SWAI_STEP_RECV_REDUCE)
-				return "a schedule that reduces (AllToAll's do not)";
+				return "a schedule that reduces (the cards' WRITEs do not add)";
 			if (x->level[r][i] + 1 > x->nlevels)
 				x->nlevels = x->level[r][i] + 1;
 		}
@@ -162,14 +169,14 @@ void swccl_rdma_call_free(struct swccl_rdma_call *x)
 swcclResult_t swccl_rdma_call_init(struct swccl_rdma_call *x)
 {
 	const struct swccl_call *c = x->c;
-	struct swai_gen_opts o = { .node_of = c->node };
 	char why[256];
 	const char *bad;
 
-	if (swai_gen_build(&x->s, x->how, SWAI_COLL_ALLTOALL, c->nranks, &o, why, sizeof(why)))
-		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll %s: %s", x->how, why);
+	/* the generator's schedule, grouped by the ranks' nodes, from the call's root */
+	if (swccl_xcard_sched(c, x->how, &x->s, why, sizeof(why)))
+		return swccl_fail(x->comm0, swcclInvalidUsage, "%s %s: %s", cname(x), x->how, why);
 	if (swai_sched_match(&x->s, &x->match, why, sizeof(why)))
-		return swccl_fail(x->comm0, swcclInternalError, "AllToAll %s: %s", x->how, why);
+		return swccl_fail(x->comm0, swcclInternalError, "%s %s: %s", cname(x), x->how, why);
 	for (int r = 0; r < c->nranks; r++) {
 		size_t n = (size_t)x->s.ranks[r].nsteps + 1;
 
@@ -184,8 +191,8 @@ swcclResult_t swccl_rdma_call_init(struct swccl_rdma_call *x)
 				x->rmatch[x->s.ranks[r].steps[i].peer][x->match[r][i]] = i;
 	bad = levels(x);
 	if (bad)
-		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll %s over the NICs: %s",
-				  x->how, bad);
+		return swccl_fail(x->comm0, swcclInvalidUsage, "%s %s over the NICs: %s",
+				  cname(x), x->how, bad);
 	return swcclSuccess;
 }
 
@@ -278,15 +285,16 @@ static swcclResult_t reap(struct swccl_rdma_call *x, const struct swccl_rdma_io 
 	int ret = n ? io->wait(io->o, r, port, n, &status) : 0;
 
 	if (ret == -ETIME)
-		return swccl_fail(x->comm0, swcclTimeout, "AllToAll #%llu (%s): rank %d (NIC node "
+		return swccl_fail(x->comm0, swcclTimeout, "%s #%llu (%s): rank %d (NIC node "
 				  "%u) %s within SWCCL_TIMEOUT (%.0f s): a node is lost, or its "
-				  "process never made this call", (unsigned long long)x->c->seq,
-				  x->how, r, x->peer[r].node, waits, swccl_timeout_s());
+				  "process never made this call", cname(x),
+				  (unsigned long long)x->c->seq, x->how, r, x->peer[r].node, waits,
+				  swccl_timeout_s());
 	if (ret)
-		return swccl_fail(x->comm0, swcclRemoteError, "AllToAll #%llu (%s): rank %d (NIC "
+		return swccl_fail(x->comm0, swcclRemoteError, "%s #%llu (%s): rank %d (NIC "
 				  "node %u): a descriptor of port %d ended with NIC status %u",
-				  (unsigned long long)x->c->seq, x->how, r, x->peer[r].node, port,
-				  status);
+				  cname(x), (unsigned long long)x->c->seq, x->how, r, x->peer[r].node,
+				  port, status);
 	return swcclSuccess;
 }
 
@@ -362,9 +370,9 @@ static swcclResult_t ready_wait(struct swccl_rdma_call *x, const struct swccl_rd
 	res = reap(x, io, r, 0, posted, waits);
 	for (int i = 0; !res && i < nr; i++)
 		if (io->rec(io->o, r, who[i])->seq != x->c->seq)
-			res = swccl_fail(x->comm0, swcclInternalError, "AllToAll #%llu: rank %d's "
-					 "record from rank %d is for call %llu", (unsigned long
-					 long)x->c->seq, r, who[i],
+			res = swccl_fail(x->comm0, swcclInternalError, "%s #%llu: rank %d's "
+					 "record from rank %d is for call %llu", cname(x),
+					 (unsigned long long)x->c->seq, r, who[i],
 					 (unsigned long long)io->rec(io->o, r, who[i])->seq);
 	return res;
 }
@@ -569,8 +577,8 @@ swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_
 
 	bad = window(x, &rounds);
 	if (bad)
-		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAll %s over the NICs: %s",
-				  x->how, bad);
+		return swccl_fail(x->comm0, swcclInvalidUsage, "%s %s over the NICs: %s",
+				  cname(x), x->how, bad);
 	for (int r = 0; r < x->c->nranks && !res; r++)
 		if (x->local[r] && x->in_copy[r])
 			res = copy_in(x, io, r);

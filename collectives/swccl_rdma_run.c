@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swccl_kind.h"
 #include "swccl_plan.h"
 #include "swccl_rdma.h"
 
@@ -39,7 +40,7 @@ static int c_post(void *o, int r, int port, const struct swai_nic_desc *d, int n
 		for (int k = 0; k < m; k++)
 			swai_nic_desc_encode(raw[k], &d[i + k]);
 		if (sdaaNicPostAt(pt, raw, (unsigned int)m, io->clock_ns[r], &posted)) {
-			swccl_fail(io->comm0, swcclUnhandledSdaaError, "AllToAll: rank %d (NIC node "
+			swccl_fail(io->comm0, swcclUnhandledSdaaError, "between nodes: rank %d (NIC node "
 				   "%u): posting %d descriptors: %s", r, pt->node, m,
 				   sdaaGetErrorString(sdaaGetLastError()));
 			return -EIO;
@@ -119,7 +120,8 @@ static swcclResult_t prepare(struct swccl_rdma_call *x, int r, struct sdaaTiming
 	    sdaaDeviceGetTimingParams(tp, rk->dev) ||
 	    grow(&n->scratch[r], &n->scratch_bytes[r], sb ? sb : 256) ||
 	    (x->in_copy[r] && grow(&n->in[r], &n->in_bytes[r], ib)))
-		return swccl_fail(x->comm0, swcclUnhandledSdaaError, "AllToAll: rank %d: %s", r,
+		return swccl_fail(x->comm0, swcclUnhandledSdaaError, "%s: rank %d: %s",
+				  x->c->kind->name(x->c), r,
 				  sdaaGetErrorString(sdaaGetLastError()));
 	x->scratch_va[r] = (uint64_t)(uintptr_t)n->scratch[r];
 	x->in_va[r] = (uint64_t)(uintptr_t)n->in[r];
@@ -149,8 +151,9 @@ swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 	}
 	if (!res)
 		res = swccl_rdma_exchange(&x, &io);
-	swccl_log(SWCCL_LOG_INFO, SWCCL_LAUNCH, "AllToAll #%llu (%s) over RDMA WRITE: %s, %d "
-		  "phases", (unsigned long long)c->seq, p->how, res ? "failed" : "done",
+	swccl_log(SWCCL_LOG_INFO, SWCCL_LAUNCH, "%s #%llu (%s) over RDMA WRITE: %s, %d "
+		  "phases", c->kind->name(c), (unsigned long long)c->seq, p->how,
+		  res ? "failed" : "done",
 		  x.nlevels);
 	swccl_rdma_call_free(&x);
 	return res;
