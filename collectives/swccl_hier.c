@@ -365,9 +365,9 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 {
 	int K = h->ncards, G = h->per_card, N = c->nranks, turn[SWCCL_MAX_RANKS];
 	int back[SWCCL_MAX_RANKS];
-	size_t q = c->count, blk = q * c->esize, N_blk = (size_t)N * blk;
+	size_t q = c->count, blk = q * c->esize, nblk = (size_t)N * blk;
 	struct level l;
-	swcclResult_t res = swccl_tmp(sh, c, 3 * N_blk, comm0);
+	swcclResult_t res = swccl_tmp(sh, c, 3 * nblk, comm0);
 
 	for (int k = 0; k < K; k++)
 		for (int i = 0; i < G; i++) {
@@ -382,21 +382,21 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 			int r = h->rank_at[k][j];
 
 			l.op[j].send = sh->tmp[r];
-			l.op[j].recv = at(sh->tmp[r], N_blk);
+			l.op[j].recv = at(sh->tmp[r], nblk);
 			l.op[j].stream = c->r[r].stream;
 		}
 		res = card_run(&l, t, comm0);
 	}
 	phase_end(t);
 	for (int r = 0; r < N && !res; r++)
-		res = permute(c, r, c->r[r].tmp.va + 2 * N_blk, c->r[r].tmp.va + N_blk, blk, N,
+		res = permute(c, r, c->r[r].tmp.va + 2 * nblk, c->r[r].tmp.va + nblk, blk, N,
 			      turn, comm0);
 	for (int j = 0; j < G && !res; j++) {
 		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLTOALL, c, (size_t)G * q, 0);
 		for (int k = 0; k < K; k++) {
 			int r = h->rank_at[k][j];
 
-			l.op[k].send = at(sh->tmp[r], 2 * N_blk);
+			l.op[k].send = at(sh->tmp[r], 2 * nblk);
 			l.op[k].recv = sh->tmp[r];
 			l.op[k].stream = c->r[r].stream;
 		}
