@@ -392,7 +392,8 @@ CCL_UT_SRC := $(filter-out collectives/swccl_comm.c collectives/swccl_enqueue.c 
 	collectives/swccl_barrier.c \
 	collectives/swccl_xproc.c collectives/swccl_hier.c collectives/swccl_nic.c \
 	collectives/swccl_nic_run.c collectives/swccl_rdma.c collectives/swccl_rdma_run.c \
-	collectives/swccl_p2p.c collectives/swccl_rdma_proto.c collectives/swccl_rdma_model.c,$(CCL_SRC))
+	collectives/swccl_p2p.c collectives/swccl_rdma_proto.c collectives/swccl_rdma_model.c \
+	collectives/swccl_rdma_reduce.c,$(CCL_SRC))
 $(B)/tests/swccl-unit-test: $(call objs,san,collectives/tests/swccl-unit-test.c $(CCL_UT_SRC)) \
 		$(B)/san/lib/libswk.a $(B)/san/lib/libswkref.a $(B)/san/lib/libswaicluster.a \
 		$(B)/san/lib/libswaicard.a

@@ -20,13 +20,11 @@ const char *swccl_rdma_unsupported(const struct swccl_call *c)
 {
 	/*
 	 * Any size: blocks larger than a peer queues go in rounds
-	 * (swccl_rdma_proto.c).  The collectives that only move data: a
-	 * WRITE does not add, so the reductions are the NIC trees' (48 B).
+	 * (swccl_rdma_proto.c).  A WRITE does not add: ReduceScatter and
+	 * AllReduce sum on the cards between exchanges (swccl_rdma_reduce.c).
 	 */
-	return c->coll != SWCCL_ALLTOALL && c->coll != SWCCL_ALLGATHER &&
-	       c->coll != SWCCL_BROADCAST ? "only AllToAll, AllGather and Broadcast run over "
-	       "RDMA WRITE between nodes (a WRITE does not add; reductions go by the NIC's trees, "
-	       "48 B each)" : NULL;
+	return c->coll == SWCCL_REDUCE ? "Reduce between nodes goes by the NIC's trees (48 B "
+	       "each); AllReduce and ReduceScatter also by RDMA WRITE" : NULL;
 }
 
 static void close_rank(void *ctx, int r)
@@ -42,6 +40,8 @@ static void close_rank(void *ctx, int r)
 		sdaaFree(n->scratch[r]);
 	if (n->in[r])
 		sdaaFree(n->in[r]);
+	if (n->red[r])
+		sdaaFree(n->red[r]);
 }
 
 void swccl_rdma_free(struct swccl_shared *sh)
@@ -141,7 +141,8 @@ static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclCo
 /*
  * The RDMA plan of @c: AllToAll DIRECT or PLANE, as wanted or by the
  * model; AllGather and Broadcast MESH1 (every block straight to every
- * rank that wants it: one phase, a WRITE a peer).
+ * rank that wants it: one phase, a WRITE a peer); ReduceScatter and
+ * AllReduce MESH1 too, its sums on the cards (swccl_rdma_reduce.c).
  */
 static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 			       struct swccl_plan *p, swcclComm_t comm0)
@@ -174,8 +175,9 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 		return swcclUnhandledSdaaError;
 	if (a == swcclAlgoAuto && a2a)
 		a = choose(sh, c, comm0, &us);
-	else
+	else if (c->coll != SWCCL_ALLREDUCE && c->coll != SWCCL_REDUCESCATTER)
 		us = swccl_rdma_model(sh, c, swcclAlgoName(a), comm0);
+	/* else no model: the cards sum between the exchanges (swccl_rdma_reduce.c) */
 	if (swccl_xcard_sched(c, swcclAlgoName(a), &s, gwhy, sizeof(gwhy)))
 		return swccl_fail(comm0, swcclInvalidUsage, "%s %s: %s", c->kind->name(c),
 				  swcclAlgoName(a), gwhy);

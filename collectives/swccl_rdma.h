@@ -131,6 +131,8 @@ struct swccl_rdma {
 	size_t scratch_bytes[SWCCL_MAX_RANKS];
 	void *in[SWCCL_MAX_RANKS];		/* an in-place call's input, copied first */
 	size_t in_bytes[SWCCL_MAX_RANKS];
+	void *red[SWCCL_MAX_RANKS];		/* reduction slots (swccl_rdma_reduce.c) */
+	size_t red_bytes[SWCCL_MAX_RANKS];
 };
 
 /* NULL if @c can run over RDMA WRITE, else why not. */
@@ -144,6 +146,13 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 /* Run it for this process's ranks. */
 swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 			     const struct swccl_plan *p, swcclComm_t comm0);
+/*
+ * swccl_rdma_reduce.c: ReduceScatter or AllReduce @c for this process's
+ * ranks: its blocks to their owners, summed on the owners' cards, AllReduce's
+ * sums back to every rank -- exchanges of swccl_rdma_run.
+ */
+swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *c,
+				    swcclComm_t comm0);
 void swccl_rdma_free(struct swccl_shared *sh);
 /* The fields of an RDMA plan that are not its choice (one from the cache too). */
 void swccl_rdma_finish_plan(struct swccl_plan *p);
