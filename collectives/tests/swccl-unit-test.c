@@ -213,8 +213,9 @@ static int run(enum swccl_coll coll, swcclAlgo_t al, int nr, size_t count, bool 
 				.esize = 4, .nranks = nr, .ldm = 4096 + 64, .tp = paper(),
 				.peer = peer, .seq = 1 };
 	const struct swccl_algo *a = swccl_algo_find(coll, al);
-	size_t b = count * 4, sb = coll == SWCCL_REDUCESCATTER ? nr * b : b;
-	size_t rb = coll == SWCCL_ALLGATHER ? nr * b : b;
+	bool a2a = coll == SWCCL_ALLTOALL;
+	size_t b = count * 4, sb = coll == SWCCL_REDUCESCATTER || a2a ? nr * b : b;
+	size_t rb = coll == SWCCL_ALLGATHER || a2a ? nr * b : b;
 	uint8_t *buf[SWCCL_MAX_RANKS], *rbuf[SWCCL_MAX_RANKS], *scratch;
 	const char *err;
 	int bad = 0;
@@ -274,6 +275,8 @@ static int run(enum swccl_coll coll, swcclAlgo_t al, int nr, size_t count, bool 
 
 			if (coll == SWCCL_ALLGATHER)
 				want = ival((int)(i / count), i % count);
+			else if (a2a)	/* block j is rank j's block r */
+				want = ival((int)(i / count), (size_t)r * count + i % count);
 			else if (coll == SWCCL_BROADCAST)
 				want = ival(c.root, i);
 			else {
