@@ -92,20 +92,75 @@ static void card_step(const struct swai_step *st, bool direct, sg_mailbox_t *to,
     sg_actor_sleep_for(ps_s(swai_sim_card_after_ps(&run.p, st, direct, slept, bytes, SWAI_CG_LDM_DEFAULT)));
 }
 
+/*
+ * A rank's sends in flight.  None is detached: SimGrid 3.32 keeps detached
+ * comms on one list of the maestro and walks all of it as each one ends
+ * (CommImpl::finish), a thousand entries per transfer at a thousand ranks.
+ * A rank's own sends instead end while it waits for its next receive:
+ * that wait is on the sends too, so each is reaped at the simulated time
+ * it lands, and nothing waits longer than the receive would have.  The
+ * wait is on at most REAP_MAX of them: SimGrid's wait on many comms costs
+ * their number twice, and the rest are reaped once among them and done.
+ */
+#define REAP_MAX 16
+
+struct in_flight {
+    int *step;              /* the sending steps, in no order */
+    int n;
+    sg_comm_t *set;         /* scratch: REAP_MAX of their comms and one receive */
+    sg_comm_t *comm;        /* [step], NULL once landed */
+};
+
+static void landed(struct in_flight *fl, int step)
+{
+    for (int i = 0; i < fl->n; i++) {
+        if (fl->step[i] == step) {
+            fl->step[i] = fl->step[--fl->n];
+            break;
+        }
+    }
+    fl->comm[step] = NULL;
+}
+
+static void receive(struct in_flight *fl, sg_mailbox_t from)
+{
+    void *got;
+    sg_comm_t rc = sg_mailbox_get_async(from, &got);
+
+    for (;;) {
+        int n = fl->n < REAP_MAX ? fl->n : REAP_MAX;
+        ssize_t i;
+
+        for (int k = 0; k < n; k++) {
+            fl->set[k] = fl->comm[fl->step[k]];
+        }
+        fl->set[n] = rc;
+        i = sg_comm_wait_any(fl->set, (size_t)n + 1);
+        if (i == n) {
+            return;
+        }
+        landed(fl, fl->step[i]);
+    }
+}
+
 static void rank_main(int argc, char **argv)
 {
     int r = atoi(argv[argc - 1]);
     const struct swai_sched_rank *rk = &run.s->ranks[r];
     int *order = calloc((size_t)rk->nsteps + 1, sizeof(*order));
-    bool *awaited = calloc((size_t)rk->nsteps + 1, sizeof(*awaited));
     sg_comm_t *comm = calloc((size_t)rk->nsteps + 1, sizeof(*comm));
+    struct in_flight fl = {
+        .step = calloc((size_t)rk->nsteps + 1, sizeof(int)),
+        .set = calloc(REAP_MAX + 1, sizeof(sg_comm_t)),
+        .comm = comm,
+    };
     /* This rank's mailboxes to and from each peer, looked up once. */
     sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
     sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
     static char payload;
     int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
 
-    if (!order || !awaited || !comm || !to || !from) {
+    if (!order || !comm || !fl.step || !fl.set || !to || !from) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -122,9 +177,6 @@ static void rank_main(int argc, char **argv)
         }
         if (st->op == SWAI_STEP_SEND && !to[st->peer]) {
             to[st->peer] = mbox(r, st->peer);
-        }
-        for (uint32_t d = 0; d < st->ndeps; d++) {
-            awaited[rk->deps[st->deps_at + d]] = true;
         }
     }
     sg_barrier_wait(run.ready);
@@ -144,7 +196,7 @@ static void rank_main(int argc, char **argv)
 
             if (comm[on]) {
                 sg_comm_wait(comm[on]);
-                comm[on] = NULL;
+                landed(&fl, on);
             }
         }
         if (run.as_card) {
@@ -156,34 +208,30 @@ static void rank_main(int argc, char **argv)
             long bytes = (long)swai_sched_range_bytes(run.s, run.bytes, st->src_off,
                                                       st->count);
 
-            /* Fire and forget, unless a later step must see it gone. */
-            if (awaited[order[k]]) {
-                comm[order[k]] = sg_mailbox_put_async(to[st->peer], &payload, bytes);
-            } else {
-                sg_comm_detach(sg_mailbox_put_init(to[st->peer], &payload, bytes), NULL);
-            }
+            comm[order[k]] = sg_mailbox_put_async(to[st->peer], &payload, bytes);
+            fl.step[fl.n++] = order[k];
             run.transfers++;
             break;
         }
         case SWAI_STEP_RECV:
         case SWAI_STEP_RECV_REDUCE:
-            sg_mailbox_get(from[st->peer]);
+            receive(&fl, from[st->peer]);
             /* fall through */
         default:
             sg_actor_sleep_for(ps_s(swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p)));
             break;
         }
     }
-    for (int i = 0; i < rk->nsteps; i++) {
-        if (comm[i]) {
-            sg_comm_wait(comm[i]);
-        }
+    while (fl.n) {
+        sg_comm_wait(comm[fl.step[0]]);
+        landed(&fl, fl.step[0]);
     }
     run.end[r] = simgrid_get_clock();
     free(order);
     free(to);
     free(from);
-    free(awaited);
+    free(fl.step);
+    free(fl.set);
     free(comm);
 }
 
