@@ -235,9 +235,8 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 		return swccl_rdma_plan(sh, c, p, comm0);
 	/*
 	 * Ranks on other nodes: only the NICs reach them -- MESH1 over RDMA
-	 * WRITE (any size) or the NIC's trees (48 B a tree): AllGather and
-	 * Broadcast the faster by their models; the reductions by the trees
-	 * where they run (the sums on the cards between WRITEs have no model).
+	 * WRITE (any size) or the NIC's trees (48 B a tree): the faster by
+	 * their models; the trees where MESH1 has none.
 	 */
 	if (sh->xnodes) {
 		const char *why = swccl_nic_unsupported(c, swcclAlgoNic);
@@ -253,7 +252,7 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 			r = swccl_rdma_plan(sh, c, p, comm0);
 		if (c->want)
 			return r;
-		if (!why && swccl_nic_auto(sh, c, r || reduces(c->coll) ? NULL : p, p, comm0))
+		if (!why && swccl_nic_auto(sh, c, r || p->us <= 0 ? NULL : p, p, comm0))
 			return swcclSuccess;
 		if (!r)
 			return swcclSuccess;

@@ -177,7 +177,8 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 		a = choose(sh, c, comm0, &us);
 	else if (c->coll != SWCCL_ALLREDUCE && c->coll != SWCCL_REDUCESCATTER)
 		us = swccl_rdma_model(sh, c, swcclAlgoName(a), comm0);
-	/* else no model: the cards sum between the exchanges (swccl_rdma_reduce.c) */
+	else
+		us = swccl_rdma_reduce_model(sh, c, comm0);
 	if (swccl_xcard_sched(c, swcclAlgoName(a), &s, gwhy, sizeof(gwhy)))
 		return swccl_fail(comm0, swcclInvalidUsage, "%s %s: %s", c->kind->name(c),
 				  swcclAlgoName(a), gwhy);

@@ -122,6 +122,12 @@ swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_
  */
 double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
 			swcclComm_t comm0);
+/*
+ * The same from each rank's host clock @host_ns[r] (ns), which it moves to
+ * the rank's end: a model of a call made of several exchanges.
+ */
+double swccl_rdma_model_from(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
+			     swcclComm_t comm0, uint64_t *host_ns);
 
 struct swccl_rdma {
 	struct swccl_rdma_peer peer[SWCCL_MAX_RANKS];
@@ -153,6 +159,12 @@ swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
  */
 swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *c,
 				    swcclComm_t comm0);
+/*
+ * Its time in us as the cards' NIC engines and the cards take it (the
+ * exchanges by swccl_rdma_model_from, the sums by the cost model), or -1.
+ */
+double swccl_rdma_reduce_model(struct swccl_shared *sh, const struct swccl_call *c,
+			       swcclComm_t comm0);
 void swccl_rdma_free(struct swccl_shared *sh);
 /* The fields of an RDMA plan that are not its choice (one from the cache too). */
 void swccl_rdma_finish_plan(struct swccl_plan *p);

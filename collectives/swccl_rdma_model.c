@@ -141,8 +141,8 @@ static void model_free(struct model *m)
 	free(m);
 }
 
-double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
-			swcclComm_t comm0)
+double swccl_rdma_model_from(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
+			     swcclComm_t comm0, uint64_t *host_ns)
 {
 	struct model *m = calloc(1, sizeof(*m));
 	struct swccl_rdma_io io = { m, io_post, io_wait, io_rec };
@@ -168,6 +168,7 @@ double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, con
 	m->peer = sh->rdma->peer;
 	m->sync_ns = c->tp.syncNs;
 	for (int r = 0; r < c->nranks; r++) {
+		m->host_ns[r] = host_ns[r];
 		x.local[r] = true;
 		nodes[r] = m->peer[r].node;
 	}
@@ -185,8 +186,10 @@ double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, con
 	if (!swccl_rdma_exchange(&x, &io) && !m->bad) {
 		uint64_t end = 0;
 
-		for (int r = 0; r < c->nranks; r++)
+		for (int r = 0; r < c->nranks; r++) {
+			host_ns[r] = m->host_ns[r];
 			end = m->host_ns[r] > end ? m->host_ns[r] : end;
+		}
 		us = (double)end / 1e3;
 	}
 out:
@@ -195,4 +198,12 @@ out:
 	swccl_rdma_call_free(&x);
 	model_free(m);
 	return us;
+}
+
+double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
+			swcclComm_t comm0)
+{
+	uint64_t host_ns[SWCCL_MAX_RANKS] = { 0 };
+
+	return swccl_rdma_model_from(sh, c, how, comm0, host_ns);
 }
