@@ -71,6 +71,11 @@ struct swccl_rdma_call {
 	const char *how;			/* "DIRECT", "PLANE" */
 	const struct swccl_rdma_peer *peer;	/* every rank's ports and mailbox */
 	bool local[SWCCL_MAX_RANKS];		/* the ranks run here */
+	/*
+	 * [rank]: ready records counted on its port 0 ahead of the call they
+	 * are for (ready_wait); kept from call to call by whoever carries them.
+	 */
+	uint32_t *credit;
 	struct swai_sched s;
 	int **match;				/* receive -> its send at the peer */
 	int *rmatch[SWCCL_MAX_RANKS];		/* send -> its receive at the peer */
@@ -138,6 +143,7 @@ struct swccl_rdma {
 	void *in[SWCCL_MAX_RANKS];		/* an in-place call's input, copied first */
 	size_t in_bytes[SWCCL_MAX_RANKS];
 	void *red[SWCCL_MAX_RANKS];		/* reduction slots (swccl_rdma_reduce.c) */
+	uint32_t credit[SWCCL_MAX_RANKS];	/* swccl_rdma_call.credit, this process's ranks */
 	size_t red_bytes[SWCCL_MAX_RANKS];
 };
 

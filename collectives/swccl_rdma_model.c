@@ -28,6 +28,7 @@ struct model {
 	struct swai_nic_cqe *cq[SWCCL_MAX_RANKS][SWCCL_RDMA_PORTS];
 	int ncq[SWCCL_MAX_RANKS][SWCCL_RDMA_PORTS], capq[SWCCL_MAX_RANKS][SWCCL_RDMA_PORTS];
 	struct swccl_rdma_rec rec[SWCCL_MAX_RANKS][SWCCL_MAX_RANKS];
+	uint32_t credit[SWCCL_MAX_RANKS];
 	bool bad;
 };
 
@@ -167,6 +168,7 @@ double swccl_rdma_model_from(struct swccl_shared *sh, const struct swccl_call *c
 	m->nranks = c->nranks;
 	m->peer = sh->rdma->peer;
 	m->sync_ns = c->tp.syncNs;
+	x.credit = m->credit;
 	for (int r = 0; r < c->nranks; r++) {
 		m->host_ns[r] = host_ns[r];
 		x.local[r] = true;

@@ -326,6 +326,7 @@ static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rd
 {
 	struct swai_nic_desc d[SWCCL_MAX_RANKS + 8];
 	int who[SWCCL_MAX_RANKS], ns = peers(x, r, false, who), nd = 0;
+	uint32_t nr, use;
 
 	for (int i = 0; i < ns; i++) {
 		const struct swccl_rdma_peer *q = &x->peer[who[i]];
@@ -348,10 +349,24 @@ static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rd
 		d[nd].v.count = 4;
 		memcpy(d[nd++].v.data, &rec, sizeof(rec));
 	}
-	if (peers(x, r, true, who))
-		d[nd++] = counted(x, r, 0, (uint32_t)peers(x, r, true, who));
+	nr = (uint32_t)peers(x, r, true, who);
+	use = x->credit[r] < nr ? x->credit[r] : nr;
+	x->credit[r] -= use;
+	if (nr > use)
+		d[nd++] = counted(x, r, 0, nr - use);
 	*posted = nd;
 	return nd && io->post(io->o, r, 0, d, nd) ? swcclUnhandledSdaaError : swcclSuccess;
+}
+
+/* How many of rank @r's receivers @who have no record for this call in its mailbox yet. */
+static uint32_t missing(struct swccl_rdma_call *x, const struct swccl_rdma_io *io, int r,
+			const int *who, int nr)
+{
+	uint32_t m = 0;
+
+	for (int i = 0; i < nr; i++)
+		m += io->rec(io->o, r, who[i])->seq != x->c->seq;
+	return m;
 }
 
 static swcclResult_t ready_wait(struct swccl_rdma_call *x, const struct swccl_rdma_io *io,
@@ -368,12 +383,32 @@ static swcclResult_t ready_wait(struct swccl_rdma_call *x, const struct swccl_rd
 	if (l < sizeof(waits))
 		snprintf(waits + l, sizeof(waits) - l, " to start the call");
 	res = reap(x, io, r, 0, posted, waits);
-	for (int i = 0; !res && i < nr; i++)
-		if (io->rec(io->o, r, who[i])->seq != x->c->seq)
-			res = swccl_fail(x->comm0, swcclInternalError, "%s #%llu: rank %d's "
-					 "record from rank %d is for call %llu", cname(x),
-					 (unsigned long long)x->c->seq, r, who[i],
-					 (unsigned long long)io->rec(io->o, r, who[i])->seq);
+	/*
+	 * The count can be reached before every record is here: a receiver
+	 * that took nothing from this rank in the last call did not wait for
+	 * it, and may already have sent its record for the next (its own count
+	 * on the same port).  Wait for the ones still missing, and keep what
+	 * was counted ahead as credit for the call it is for.
+	 */
+	for (int pass = 0; !res; pass++) {
+		struct swai_nic_desc d;
+		uint32_t m = missing(x, io, r, who, nr);
+
+		if (!m)
+			break;
+		if (pass == SWCCL_MAX_RANKS)
+			return swccl_fail(x->comm0, swcclInternalError, "%s #%llu: rank %d "
+					  "still misses %u records of its receivers", cname(x),
+					  (unsigned long long)x->c->seq, r, m);
+		swccl_log(SWCCL_LOG_INFO, SWCCL_COLL, "%s #%llu: rank %d counted %u ready records "
+			  "of a later call: waits for its own", cname(x),
+			  (unsigned long long)x->c->seq, r, m);
+		d = counted(x, r, 0, m);
+		if (io->post(io->o, r, 0, &d, 1))
+			return swcclUnhandledSdaaError;
+		res = reap(x, io, r, 0, 1, waits);
+		x->credit[r] += m;
+	}
 	return res;
 }
 
