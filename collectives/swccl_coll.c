@@ -240,15 +240,14 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 	 */
 	if (sh->xnodes) {
 		const char *why = swccl_nic_unsupported(c, swcclAlgoNic);
-		const char *rwhy = swccl_rdma_unsupported(c);
 		swcclResult_t r = swcclInvalidUsage;
 
-		if (c->want && (rwhy || c->want != swcclAlgoMesh1))
+		if (c->want && c->want != swcclAlgoMesh1)
 			return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and "
-					  "between nodes only NIC and HOST%s run (%s needs the fabric "
-					  "of one node)", name(c), rwhy ? "" : " (trees) and MESH1 (RDMA "
-					  "WRITE)", swcclAlgoName(c->want));
-		if (!rwhy && swccl_nic_cards(sh, c))
+					  "between nodes only NIC and HOST (trees) and MESH1 (RDMA "
+					  "WRITE) run (%s needs the fabric of one node)", name(c),
+					  swcclAlgoName(c->want));
+		if (swccl_nic_cards(sh, c))
 			r = swccl_rdma_plan(sh, c, p, comm0);
 		if (c->want)
 			return r;
@@ -257,9 +256,8 @@ static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct 
 		if (!r)
 			return swcclSuccess;
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the ranks span nodes, and no "
-				  "algorithm between nodes runs it: %s%s%s", name(c),
-				  why ? why : "the cards have no NIC port on a network",
-				  rwhy ? "; " : "", rwhy ? rwhy : "");
+				  "algorithm between nodes runs it: %s", name(c),
+				  why ? why : "the cards have no NIC port on a network");
 	}
 	swccl_xcard_topo(sh, c);
 	/* AllToAllv's blocks are not in the plan's key: plan each call. */

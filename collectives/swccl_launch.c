@@ -110,7 +110,7 @@ swcclResult_t swccl_execute(struct swccl_shared *sh, struct swccl_call *c, swccl
 	c->scratch = (uint64_t)(uintptr_t)sh->scratch;
 	c->scratch_bytes = sh->scratch_bytes;
 	res = c->kind->plan(sh, c, &pl, comm0);
-	if (!res && pl.rdma && (c->coll == SWCCL_ALLREDUCE || c->coll == SWCCL_REDUCESCATTER))
+	if (!res && pl.rdma && swccl_rdma_reduces(c))
 		res = swccl_rdma_reduce_run(sh, c, comm0);
 	else if (!res && pl.rdma)
 		res = swccl_rdma_run(sh, c, &pl, comm0);

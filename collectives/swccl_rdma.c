@@ -16,17 +16,6 @@
 #include "swccl_xcard.h"
 #include "swccl_xproc.h"
 
-const char *swccl_rdma_unsupported(const struct swccl_call *c)
-{
-	/*
-	 * Any size: blocks larger than a peer queues go in rounds
-	 * (swccl_rdma_proto.c).  A WRITE does not add: ReduceScatter and
-	 * AllReduce sum on the cards between exchanges (swccl_rdma_reduce.c).
-	 */
-	return c->coll == SWCCL_REDUCE ? "Reduce between nodes goes by the NIC's trees (48 B "
-	       "each); AllReduce and ReduceScatter also by RDMA WRITE" : NULL;
-}
-
 static void close_rank(void *ctx, int r)
 {
 	struct swccl_rdma *n = ctx;
@@ -141,21 +130,19 @@ static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclCo
 /*
  * The RDMA plan of @c: AllToAll DIRECT or PLANE, as wanted or by the
  * model; AllGather and Broadcast MESH1 (every block straight to every
- * rank that wants it: one phase, a WRITE a peer); ReduceScatter and
- * AllReduce MESH1 too, its sums on the cards (swccl_rdma_reduce.c).
+ * rank that wants it: one phase, a WRITE a peer); ReduceScatter,
+ * AllReduce and Reduce MESH1 too, their sums on the cards
+ * (swccl_rdma_reduce.c).
  */
 static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 			       struct swccl_plan *p, swcclComm_t comm0)
 {
-	const char *why = swccl_rdma_unsupported(c);
 	bool a2a = c->coll == SWCCL_ALLTOALL;
 	struct swai_sched s;
 	char gwhy[256];
 	swcclAlgo_t a = c->want;
 	double us = -1;
 
-	if (why)
-		return swccl_fail(comm0, swcclInvalidUsage, "%s: %s", c->kind->name(c), why);
 	if (a2a && a != swcclAlgoAuto && a != swcclAlgoDirect && a != swcclAlgoPlane)
 		return swccl_fail(comm0, swcclInvalidUsage, "AllToAll: the ranks span nodes, and "
 				  "between nodes it runs DIRECT or PLANE over the NICs, not %s",
@@ -175,7 +162,7 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 		return swcclUnhandledSdaaError;
 	if (a == swcclAlgoAuto && a2a)
 		a = choose(sh, c, comm0, &us);
-	else if (c->coll != SWCCL_ALLREDUCE && c->coll != SWCCL_REDUCESCATTER)
+	else if (!swccl_rdma_reduces(c))
 		us = swccl_rdma_model(sh, c, swcclAlgoName(a), comm0);
 	else
 		us = swccl_rdma_reduce_model(sh, c, comm0);
@@ -226,7 +213,7 @@ bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct
 	struct swccl_plan q = { .fused = -1 };
 	char err[sizeof(comm0->lasterr)];
 
-	if (c->coll != SWCCL_ALLTOALL || swccl_rdma_unsupported(c) || !swccl_nic_cards(sh, c))
+	if (c->coll != SWCCL_ALLTOALL || !swccl_nic_cards(sh, c))
 		return false;
 	memcpy(err, comm0->lasterr, sizeof(err));
 	if (plan_rdma(sh, c, &q, comm0)) {

@@ -147,8 +147,6 @@ struct swccl_rdma {
 	size_t red_bytes[SWCCL_MAX_RANKS];
 };
 
-/* NULL if @c can run over RDMA WRITE, else why not. */
-const char *swccl_rdma_unsupported(const struct swccl_call *c);
 /*
  * Plan @c (AllToAll, ranks on several nodes): DIRECT or PLANE, as wanted or
  * by the model; a shape's plan is kept in the comm's cache.
@@ -158,10 +156,17 @@ swcclResult_t swccl_rdma_plan(struct swccl_shared *sh, struct swccl_call *c,
 /* Run it for this process's ranks. */
 swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 			     const struct swccl_plan *p, swcclComm_t comm0);
+/* Does @c reduce (AllReduce, ReduceScatter, Reduce): swccl_rdma_reduce.c's? */
+static inline bool swccl_rdma_reduces(const struct swccl_call *c)
+{
+	return c->coll == SWCCL_ALLREDUCE || c->coll == SWCCL_REDUCESCATTER ||
+	       c->coll == SWCCL_REDUCE;
+}
 /*
- * swccl_rdma_reduce.c: ReduceScatter or AllReduce @c for this process's
- * ranks: its blocks to their owners, summed on the owners' cards, AllReduce's
- * sums back to every rank -- exchanges of swccl_rdma_run.
+ * swccl_rdma_reduce.c: ReduceScatter, AllReduce or Reduce @c for this
+ * process's ranks: its blocks to their owners, summed on the owners' cards,
+ * AllReduce's sums back to every rank, Reduce's to the root -- exchanges of
+ * swccl_rdma_run.
  */
 swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *c,
 				    swcclComm_t comm0);

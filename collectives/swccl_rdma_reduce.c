@@ -26,14 +26,15 @@
 #include "swccl_rdma.h"
 
 /*
- * An AllReduce of fewer elements than ranks: every rank owns all of it.
- * The whole input goes to every rank, each sums it all, and there is no
- * second exchange: one exchange of a few elements instead of two with
- * empty blocks (8 B on 4 ranks: 82.0 us, not 112.6).
+ * An AllReduce or Reduce of fewer elements than ranks: every rank owns all
+ * of it (Reduce: the root alone).  The whole input goes to every rank (the
+ * root), which sums it all, and there is no second exchange: one exchange
+ * of a few elements instead of two with empty blocks (AllReduce of 8 B on
+ * 4 ranks: 82.0 us, not 112.6).
  */
 static bool whole(const struct swccl_call *c)
 {
-	return c->coll == SWCCL_ALLREDUCE && c->count < (size_t)c->nranks;
+	return c->coll != SWCCL_REDUCESCATTER && c->count < (size_t)c->nranks;
 }
 
 /* Block @q of @c's data: its first element and its length. */
@@ -42,7 +43,7 @@ static size_t block(const struct swccl_call *c, int q, size_t *len)
 	size_t n = c->nranks, lo, hi;
 
 	if (whole(c)) {
-		*len = c->count;
+		*len = c->coll == SWCCL_REDUCE && q != c->root ? 0 : c->count;
 		return 0;
 	}
 	if (c->coll == SWCCL_REDUCESCATTER) {
@@ -120,6 +121,49 @@ static void to_owners(const struct swccl_call *c, int r, uint64_t slots, struct 
 		pv->send[q] = buf(&rk->send, rk->send.va + off * es, len * es);
 		pv->recv_n[q] = mine;
 		pv->recv[q] = buf(&rk->send, slots + (uint64_t)q * mine * es, mine * es);
+	}
+}
+
+/*
+ * Reduce: rank @r's slots hold the N blocks it sums and one more, where a
+ * rank that is not the root puts its sum (the root sums into its output).
+ */
+static size_t slot_bytes(const struct swccl_call *c, int r)
+{
+	size_t mine;
+
+	block(c, r, &mine);
+	return ((size_t)c->nranks + (c->coll == SWCCL_REDUCE && r != c->root)) * mine * c->esize;
+}
+
+/* Where rank @r's sum goes, its reduction slots at @slots. */
+static uint64_t sum_at(const struct swccl_call *c, int r, uint64_t slots)
+{
+	size_t mine, at = block(c, r, &mine);
+
+	if (c->coll == SWCCL_REDUCESCATTER)
+		return c->r[r].recv.va;
+	if (c->coll == SWCCL_REDUCE && r != c->root)
+		return slots + (uint64_t)c->nranks * mine * c->esize;
+	return c->r[r].recv.va + at * c->esize;
+}
+
+/* Reduce's rank @r's blocks of exchange 2: its sum to the root, into its output. */
+static void to_root(const struct swccl_call *c, int r, uint64_t slots, struct swccl_peers *pv)
+{
+	const struct swccl_rank *rk = &c->r[r];
+	size_t es = c->esize, mine;
+
+	block(c, r, &mine);
+	for (int q = 0; q < c->nranks; q++) {
+		size_t len, off = block(c, q, &len);
+		bool up = q == c->root && r != c->root, down = r == c->root && q != c->root;
+
+		pv->send_n[q] = up ? mine : 0;
+		pv->send[q] = buf(&rk->send, sum_at(c, r, slots), up ? mine * es : 0);
+		pv->recv_n[q] = down ? len : 0;
+		pv->recv[q] = down ? buf(&rk->recv, rk->recv.va + off * es, len * es) :
+				     buf(&rk->send, slots, 0);
 	}
 }
 
@@ -212,12 +256,18 @@ static swcclResult_t slots(struct swccl_shared *sh, const struct swccl_call *c, 
 	return swcclSuccess;
 }
 
+/* Is there a second exchange: the sums to every rank (AllReduce) or the root (Reduce)? */
+static bool second(const struct swccl_call *c)
+{
+	return c->coll != SWCCL_REDUCESCATTER && !whole(c);
+}
+
 swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *c,
 				    swcclComm_t comm0)
 {
 	struct swccl_peers *pv = calloc((size_t)c->nranks, sizeof(*pv));
 	struct swccl_rdma *n = sh->rdma;
-	size_t es = c->esize, mine;
+	size_t mine;
 	swcclResult_t res = pv ? swcclSuccess : swccl_fail(comm0, swcclSystemError,
 							   "out of memory");
 
@@ -225,8 +275,7 @@ swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *
 	for (int r = 0; r < c->nranks && !res; r++) {
 		if (sh->comm[r]->remote)
 			continue;
-		block(c, r, &mine);
-		res = slots(sh, c, r, (size_t)c->nranks * mine * es, comm0);
+		res = slots(sh, c, r, slot_bytes(c, r), comm0);
 		if (!res)
 			to_owners(c, r, (uint64_t)(uintptr_t)n->red[r], &pv[r]);
 	}
@@ -234,17 +283,18 @@ swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *
 		res = exchange(sh, c, 0, pv, comm0);
 	/* 2: each owner's sum, on its card */
 	for (int r = 0; r < c->nranks && !res; r++) {
-		size_t at = block(c, r, &mine);
-
+		block(c, r, &mine);
 		if (!sh->comm[r]->remote)
-			res = sum(c, r, (uint64_t)(uintptr_t)n->red[r], c->r[r].recv.va +
-				  (c->coll == SWCCL_ALLREDUCE ? at * es : 0), mine, comm0);
+			res = sum(c, r, (uint64_t)(uintptr_t)n->red[r],
+				  sum_at(c, r, (uint64_t)(uintptr_t)n->red[r]), mine, comm0);
 	}
-	/* 3: AllReduce: every sum to every rank */
-	for (int r = 0; r < c->nranks && !res && c->coll == SWCCL_ALLREDUCE && !whole(c); r++)
-		if (!sh->comm[r]->remote)
+	/* 3: AllReduce: every sum to every rank; Reduce: to the root */
+	for (int r = 0; r < c->nranks && !res && second(c); r++)
+		if (!sh->comm[r]->remote && c->coll == SWCCL_ALLREDUCE)
 			to_all(c, r, &pv[r]);
-	if (!res && c->coll == SWCCL_ALLREDUCE && !whole(c))
+		else if (!sh->comm[r]->remote)
+			to_root(c, r, (uint64_t)(uintptr_t)n->red[r], &pv[r]);
+	if (!res && second(c))
 		res = exchange(sh, c, 1, pv, comm0);
 	free(pv);
 	return res;
@@ -259,7 +309,7 @@ swcclResult_t swccl_rdma_reduce_run(struct swccl_shared *sh, struct swccl_call *
  * (swccl_cost.c), with the slots where the rank's input is.  -1 if the
  * model cannot say.
  */
-static double sum_us(const struct swccl_call *c, int r, uint64_t out, size_t len)
+static double sum_us(const struct swccl_call *c, int r, size_t len)
 {
 	struct swccl_call *one = malloc(sizeof(*one));
 	struct swccl_model *m = NULL;
@@ -274,10 +324,11 @@ static double sum_us(const struct swccl_call *c, int r, uint64_t out, size_t len
 	one->nranks = 1;
 	one->r[0] = c->r[r];
 	one->r[0].pv = NULL;
-	one->r[0].tmp = buf(&c->r[r].send, MODEL_SLOTS_VA, (size_t)c->nranks * len * c->esize);
+	one->r[0].tmp = buf(&c->r[r].send, MODEL_SLOTS_VA, slot_bytes(c, r));
 	swccl_sched_init(&s, 1, true);
 	if (swccl_sched_phase(&s) == 0 &&
-	    !fold_progs(c, MODEL_SLOTS_VA, out, len, swccl_sched_jobs(&s, 0, 0)))
+	    !fold_progs(c, MODEL_SLOTS_VA, sum_at(c, r, MODEL_SLOTS_VA), len,
+			swccl_sched_jobs(&s, 0, 0)))
 		m = swccl_model_new(one, NULL);
 	if (m && !swccl_model_run(m, one, &s, 0, &cost, why, sizeof(why)))
 		us = cost.us;
@@ -311,9 +362,11 @@ double swccl_rdma_reduce_model(struct swccl_shared *sh, const struct swccl_call 
 	 * launched its ranks' sums in.
 	 */
 	for (int r = 0; r < c->nranks; r++) {
-		size_t mine, at = block(c, r, &mine);
-		double t = sum_us(c, r, c->r[r].recv.va +
-				  (c->coll == SWCCL_ALLREDUCE ? at * c->esize : 0), mine);
+		size_t mine;
+		double t;
+
+		block(c, r, &mine);
+		t = sum_us(c, r, mine);
 
 		if (t < 0)
 			goto out;
@@ -321,11 +374,14 @@ double swccl_rdma_reduce_model(struct swccl_shared *sh, const struct swccl_call 
 		end = host_ns[r] > end ? host_ns[r] : end;
 	}
 	us = (double)end / 1e3;
-	if (c->coll != SWCCL_ALLREDUCE || whole(c))
+	if (!second(c))
 		goto out;
-	/* 3: every sum to every rank, from the processes' clocks */
+	/* 3: the sums to every rank or the root, from the ranks' clocks */
 	for (int r = 0; r < c->nranks; r++)
-		to_all(c, r, &pv[r]);
+		if (c->coll == SWCCL_ALLREDUCE)
+			to_all(c, r, &pv[r]);
+		else
+			to_root(c, r, MODEL_SLOTS_VA, &pv[r]);
 	free(x);
 	x = exchange_call(c, 1, pv, all);
 	us = x ? swccl_rdma_model_from(sh, x, "DIRECT", comm0, host_ns) : -1;

@@ -344,6 +344,8 @@ cluster_nic_check() {
 		 swccl-bench broadcast -b 4M -e 4M -r 2 -n 2 -w 1 --json &&
 		 swccl-bench allreduce -b 1000004 -e 1000004 -d float -o avg -n 2 -w 1 --json &&
 		 swccl-bench reducescatter -b 1M -e 1M -d int64 -o max -n 2 -w 1 --json &&
+		 swccl-bench reduce -b 1M -e 1M -d float -r 2 -n 2 -w 1 --json &&
+		 swccl-bench reduce -b 100004 -e 100004 -d bf16 -o min -a MESH1 -r 3 -n 2 -w 1 --json &&
 		 swccl-bench barrier -a all --json' \
 		>"$log" 2>"$err"; rc=$?
 	rows=$(sed -n 's/^\[n0\] \({"kind":"row".*\)/\1/p' "$log")
@@ -352,8 +354,8 @@ cluster_nic_check() {
 	t "swai-cluster --nodes 2 --cards 2 --card-nics: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30
 			grep -v "\"kind\":" "$log" | sed "s/^/# /" | tail -n 40; false; }'
-	t "34 rows, each of 2 nodes, 4 ranks" \
-		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 34 ]'
+	t "36 rows, each of 2 nodes, 4 ranks" \
+		'[ "$(echo "$rows" | jq -s "map(select(.nodes == 2 and .ranks == 4)) | length")" = 36 ]'
 	t "no wrong element anywhere" '[ "$(echo "$rows" | jq -s "map(.wrong) | add")" = 0 ]'
 	# Exact where every process starts the call at one modeled time (an
 	# AllReduce's processes all copy an input, and each call ends them
@@ -376,12 +378,13 @@ cluster_nic_check() {
 	# (66 us against MESH1's 82) and the barrier; MESH1 for the rest (a 1000 B
 	# AllReduce: 119 us against the trees' 502).
 	t "AUTO between nodes: the NIC's trees for AllReduce of one tree and the barrier, MESH1 over RDMA WRITE for the rest, by the models" \
-		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\")) | length == 14 and
+		'echo "$rows" | jq -se "map(select(.algo == \"AUTO\")) | length == 15 and
 			all(.[]; .chosen == (if .coll == \"barrier\" or (.coll == \"allreduce\" and
 					       .bytes <= 32) then \"NIC\" else \"MESH1\" end))" >/dev/null'
-	t "AllReduce and ReduceScatter over RDMA WRITE, summed on the cards (8 B .. 1 MB, 8 rows): none wrong, predicted_us equals time_us" \
-		'echo "$rows" | jq -se "map(select((.coll == \"allreduce\" or .coll == \"reducescatter\")
-			and .chosen == \"MESH1\")) | length == 8 and all(.[]; .wrong == 0 and
+	t "AllReduce, ReduceScatter and Reduce over RDMA WRITE, summed on the cards (8 B .. 1 MB, 10 rows): none wrong, predicted_us equals time_us" \
+		'echo "$rows" | jq -se "map(select((.coll == \"allreduce\" or .coll == \"reducescatter\" or
+			.coll == \"reduce\") and .chosen == \"MESH1\")) | length == 10 and
+			all(.[]; .wrong == 0 and
 			(.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
 	t "AllGather (1 and 4 MiB bf16) and Broadcast (4 MiB) over RDMA WRITE: none wrong, AllGather predicted within 10 %" \
 		'echo "$rows" | jq -se "map(select(.bytes >= 1048576 and (.coll == \"allgather\" or
@@ -391,8 +394,8 @@ cluster_nic_check() {
 			    .time_us / 10)" >/dev/null'
 	# Larger than a descriptor: a tree per 48 B piece of each block (reductions up to
 	# 48 KiB), odd counts; AllGather, Broadcast and larger reductions go by WRITEs.
-	t "AllGather, ReduceScatter, AllReduce and Broadcast past one tree: 10 rows, none wrong" \
-		'echo "$rows" | jq -se "map(select(.bytes > 48)) | length == 10 and
+	t "AllGather, ReduceScatter, AllReduce, Broadcast and Reduce past one tree: 12 rows, none wrong" \
+		'echo "$rows" | jq -se "map(select(.bytes > 48)) | length == 12 and
 			all(.[]; .wrong == 0)" >/dev/null'
 	# The simulator's NIC rows are the emulator's (inputs in host memory).
 	sim=$("$top/build/bin/swccl-sim" -t a2-cluster -n 4 -a NIC,HOST --size 16 --json)
