@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * swccl_rdma.c - schedules over RDMA WRITE (swccl_rdma.h): which calls can
+ * swccl_rdma.c - schedules over RDMA WRITE (swccl_rdma.h): every call can
  * go, their plan (DIRECT or PLANE, grouped by the ranks' nodes), and every
  * rank's ports and mailbox, opened at the first such call and known to all.
  */

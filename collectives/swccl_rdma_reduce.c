@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * swccl_rdma_reduce.c - ReduceScatter and AllReduce between nodes of any
- * size and type, over RDMA WRITE (swccl_rdma.h): a WRITE does not add, so
- * the sums are the cards'.
+ * swccl_rdma_reduce.c - AllReduce, ReduceScatter and Reduce between nodes
+ * of any size and type, over RDMA WRITE (swccl_rdma.h): a WRITE does not
+ * add, so the sums are the cards'.
  *
  *   1. every block of a rank's input to the block's owner: an AllToAllv
  *      (DIRECT) into the owner's reduction slots, one per rank;
  *   2. each owner sums its slots on its card in rank order (phase_fold,
- *      the order every reducing algorithm keeps), into its output block;
- *   3. AllReduce: every owner's sum to every rank, an AllToAllv again.
+ *      the order every reducing algorithm keeps), into its output block
+ *      (Reduce: the root's; another owner's into a slot of its own);
+ *   3. AllReduce: every owner's sum to every rank, an AllToAllv again;
+ *      Reduce: every owner's sum to the root's output.
  *
- * AllReduce's blocks are count x q / N .. count x (q + 1) / N (all of it, below N
- * elements: whole()).  The two
- * exchanges are calls of the protocol of their own (their sequence numbers
- * tagged so that a record of one is never taken for the other's); the
- * call, like every call over the NICs, is host-synchronous.
+ * AllReduce's and Reduce's blocks are count x q / N .. count x (q + 1) / N
+ * (all of it, below N elements: whole()).  The two exchanges are calls of
+ * the protocol of their own (their sequence numbers tagged so that a
+ * record of one is never taken for the other's); the call, like every
+ * call over the NICs, is host-synchronous.  swccl_rdma_reduce_model()
+ * times the same three parts.
  */
 #include <stdbool.h>
 #include <stdlib.h>
