@@ -15,6 +15,7 @@
  *   Reduce         every card to the root's slot -> the root's plane;
  *   AllToAll       reorder plane by plane -> card AllToAll -> turn card
  *                  by card -> plane AllToAll -> reorder into rank order
+ *                  (AllToAllv, Send/Recv: the same, blocks of their sizes)
  *                  (seed 002's planes, a card a node).
  *
  * A level is a collective of the level's own communicators, posted for
@@ -29,6 +30,7 @@
  * between cards the comm's algorithm if it is one of theirs, else AUTO.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "swccl_algo.h"
@@ -164,27 +166,42 @@ static void *at(void *p, size_t off)
 	return p ? (char *)p + off : NULL;
 }
 
-/* Rank @r's @n blocks of @bytes from @src to @dst, one program of copies: block i from block from[i]. */
-static swcclResult_t permute(const struct swccl_call *c, int r, uint64_t dst, uint64_t src,
-			     size_t bytes, int n, const int *from, swcclComm_t comm0)
+/* Rank @r's @n copies of len[i] bytes from src[i] to dst[i]: one program on its stream. */
+static swcclResult_t copies(const struct swccl_call *c, int r, int n, const uint64_t *dst,
+			    const uint64_t *src, const uint64_t *len, swcclComm_t comm0)
 {
 	struct swai_prog p;
 	sdaaError_t e = sdaaSuccess;
 
 	swai_prog_init(&p);
 	for (int i = 0; i < n; i++)
-		prog_copy(&p, dst + (uint64_t)i * bytes, src + (uint64_t)from[i] * bytes, bytes);
+		if (len[i])
+			prog_copy(&p, dst[i], src[i], len[i]);
 	if (p.nomem || p.n > MAX_INSNS)
 		e = sdaaErrorInvalidValue;
 	if (!e)
 		e = sdaaSetDevice(c->r[r].dev);
-	if (!e)
+	if (!e && p.n)
 		e = sdaaLaunchProgram(p.in, (size_t)p.n, c->r[r].stream);
 	swai_prog_free(&p);
 	if (e)
-		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reordering %zu-byte "
-				  "blocks: %s", r, bytes, sdaaGetErrorString(e));
+		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reordering %d "
+				  "blocks: %s", r, n, sdaaGetErrorString(e));
 	return swcclSuccess;
+}
+
+/* Rank @r's @n blocks of @bytes from @src to @dst: block i from block from[i]. */
+static swcclResult_t permute(const struct swccl_call *c, int r, uint64_t dst, uint64_t src,
+			     size_t bytes, int n, const int *from, swcclComm_t comm0)
+{
+	uint64_t d[SWCCL_MAX_RANKS], s[SWCCL_MAX_RANKS], len[SWCCL_MAX_RANKS];
+
+	for (int i = 0; i < n; i++) {
+		d[i] = dst + (uint64_t)i * bytes;
+		s[i] = src + (uint64_t)from[i] * bytes;
+		len[i] = bytes;
+	}
+	return copies(c, r, n, d, s, len, comm0);
 }
 
 /*
@@ -408,6 +425,185 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 	return res;
 }
 
+/* Elements rank @x sends rank @y in an AllToAllv (its receiver's count: every rank's is here). */
+static size_t vn(const struct swccl_call *c, int x, int y)
+{
+	return c->r[y].pv->recv_n[x];
+}
+
+/*
+ * Elements card @k's slot @i sends plane @j over all cards (@to_plane), or
+ * card @k's slots send slot @j of card @kk (the blocks a plane message carries).
+ */
+static size_t vsum(const struct swccl_hier *h, const struct swccl_call *c, int k, int i, int j,
+		   int kk, bool to_plane)
+{
+	size_t n = 0;
+
+	for (int m = 0; m < (to_plane ? h->ncards : h->per_card); m++)
+		n += to_plane ? vn(c, h->rank_at[k][i], h->rank_at[m][j]) :
+				vn(c, h->rank_at[k][m], h->rank_at[kk][j]);
+	return n;
+}
+
+/* Does a level of @n ranks' blocks @pv move nothing (a ring of Send/Recv's planes, say)? */
+static bool moves_nothing(const struct swccl_peers *pv, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int q = 0; q < n; q++)
+			if (pv[i].send_n[q] || pv[i].recv_n[q])
+				return false;
+	return true;
+}
+
+/*
+ * AllToAllv as alltoall() goes, with blocks of their own sizes: a rank's
+ * blocks packed plane by plane (A), each plane's to its slot on the card
+ * (B: from slot i, i's blocks for this plane, card by card), those turned
+ * card by card (C), plane j's exchange between the cards (D: from card k,
+ * its slots' blocks for this rank), D's blocks to where the caller wants
+ * them.  Every block's size is its receiver's count; all of them must be
+ * in this process.
+ */
+static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier *h,
+			       struct swccl_call *c, struct tally *t, swcclComm_t comm0)
+{
+	int K = h->ncards, G = h->per_card, N = c->nranks, nb;
+	uint64_t es = c->esize, amax = 1, bmax = 1, dmax = 1, ob, oc, od;
+	uint64_t d[SWCCL_MAX_RANKS], s[SWCCL_MAX_RANKS], len[SWCCL_MAX_RANKS];
+	struct swccl_peers *pv = calloc((size_t)(K > G ? K : G), sizeof(*pv));
+	swcclResult_t res = pv ? swcclSuccess : swccl_fail(comm0, swcclSystemError,
+							   "out of memory");
+	struct level l;
+
+	for (int r = 0; r < N && !res; r++)
+		if (!c->r[r].pv || sh->comm[r]->remote)
+			res = swccl_fail(comm0, swcclInvalidUsage, "%s: in levels every rank's "
+					 "blocks must be in one process", c->kind->name(c));
+	for (int k = 0; k < K && !res; k++)
+		for (int j = 0; j < G; j++) {
+			uint64_t a = 0, b = 0, dd = 0;
+
+			for (int y = 0; y < N; y++) {
+				a += vn(c, h->rank_at[k][j], y);
+				dd += vn(c, y, h->rank_at[k][j]);
+			}
+			for (int i = 0; i < G; i++)
+				b += vsum(h, c, k, i, j, 0, true);
+			amax = a > amax ? a : amax;
+			bmax = b > bmax ? b : bmax;
+			dmax = dd > dmax ? dd : dmax;
+		}
+	ob = amax * es;
+	oc = ob + bmax * es;
+	od = oc + bmax * es;
+	if (!res)
+		res = swccl_tmp(sh, c, od + dmax * es, comm0);
+	/* A: plane by plane */
+	for (int r = 0; r < N && !res; r++) {
+		uint64_t off = 0;
+
+		nb = 0;
+		for (int j = 0; j < G; j++)
+			for (int k = 0; k < K; k++, nb++) {
+				int y = h->rank_at[k][j];
+
+				len[nb] = vn(c, r, y) * es;
+				s[nb] = c->r[r].pv->send[y].va;
+				d[nb] = c->r[r].tmp.va + off;
+				off += len[nb];
+			}
+		res = copies(c, r, nb, d, s, len, comm0);
+	}
+	/* B: each card's slots */
+	for (int k = 0; k < K && !res; k++) {
+		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLTOALL, c, 0, 0);
+		for (int j = 0; j < G; j++) {
+			int r = h->rank_at[k][j];
+			uint64_t sa = 0, rb = ob;
+
+			memset(&pv[j], 0, sizeof(pv[j]));
+			for (int i = 0; i < G; i++) {
+				pv[j].send_n[i] = vsum(h, c, k, j, i, 0, true);
+				pv[j].sp[i] = cat(sh->tmp[r], sa);
+				sa += pv[j].send_n[i] * es;
+				pv[j].recv_n[i] = vsum(h, c, k, i, j, 0, true);
+				pv[j].rp[i] = at(sh->tmp[r], rb);
+				rb += pv[j].recv_n[i] * es;
+			}
+			l.op[j].kind = &swccl_kind_p2p;
+			l.op[j].pv = &pv[j];
+			l.op[j].stream = c->r[r].stream;
+		}
+		if (!moves_nothing(pv, G))
+			res = card_run(&l, t, comm0);
+	}
+	phase_end(t);
+	/* C: B's [slot][card] turned [card][slot] */
+	for (int k = 0; k < K && !res; k++)
+		for (int j = 0; j < G && !res; j++) {
+			int r = h->rank_at[k][j];
+			uint64_t boff[SWCCL_MAX_RANKS], off = ob, to = oc;
+
+			for (int i = 0; i < G; i++)
+				for (int kk = 0; kk < K; kk++) {
+					boff[i * K + kk] = off;
+					off += vn(c, h->rank_at[k][i], h->rank_at[kk][j]) * es;
+				}
+			nb = 0;
+			for (int kk = 0; kk < K; kk++)
+				for (int i = 0; i < G; i++, nb++) {
+					len[nb] = vn(c, h->rank_at[k][i], h->rank_at[kk][j]) * es;
+					s[nb] = c->r[r].tmp.va + boff[i * K + kk];
+					d[nb] = c->r[r].tmp.va + to;
+					to += len[nb];
+				}
+			res = copies(c, r, nb, d, s, len, comm0);
+		}
+	/* D: each plane's cards */
+	for (int j = 0; j < G && !res; j++) {
+		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLTOALL, c, 0, 0);
+		for (int k = 0; k < K; k++) {
+			int r = h->rank_at[k][j];
+			uint64_t sc = oc, rd = od;
+
+			memset(&pv[k], 0, sizeof(pv[k]));
+			for (int kk = 0; kk < K; kk++) {
+				pv[k].send_n[kk] = vsum(h, c, k, 0, j, kk, false);
+				pv[k].sp[kk] = cat(sh->tmp[r], sc);
+				sc += pv[k].send_n[kk] * es;
+				pv[k].recv_n[kk] = vsum(h, c, kk, 0, j, k, false);
+				pv[k].rp[kk] = at(sh->tmp[r], rd);
+				rd += pv[k].recv_n[kk] * es;
+			}
+			l.op[k].kind = &swccl_kind_p2p;
+			l.op[k].pv = &pv[k];
+			l.op[k].stream = c->r[r].stream;
+		}
+		if (!moves_nothing(pv, K))
+			res = plane_run(&l, t, comm0);
+	}
+	phase_end(t);
+	/* D's blocks, card by card and slot by slot, to the caller's */
+	for (int r = 0; r < N && !res; r++) {
+		uint64_t off = od;
+
+		nb = 0;
+		for (int kk = 0; kk < K; kk++)
+			for (int i = 0; i < G; i++, nb++) {
+				int x = h->rank_at[kk][i];
+
+				len[nb] = vn(c, x, r) * es;
+				s[nb] = c->r[r].tmp.va + off;
+				d[nb] = c->r[r].pv->recv[x].va;
+				off += len[nb];
+			}
+		res = copies(c, r, nb, d, s, len, comm0);
+	}
+	free(pv);
+	return res;
+}
+
 static swcclResult_t broadcast(const struct swccl_hier *h, const struct swccl_call *c,
 			       struct tally *t, swcclComm_t comm0)
 {
@@ -489,11 +685,7 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 	/* A barrier is one tree, or the hosts', whatever the levels. */
 	if (c->kind == &swccl_kind_barrier)
 		return swccl_execute(sh, c, comm0);
-	if (c->coll == SWCCL_ALLTOALL && c->v)
-		return swccl_fail(comm0, swcclInvalidUsage, "%s: not on a comm of several core "
-				  "groups on each of several cards yet (one rank per card, or one "
-				  "card's core groups alone, run it)", c->kind->name(c));
-	if (c->kind != &swccl_kind_coll)
+	if (c->kind != &swccl_kind_coll && c->kind != &swccl_kind_p2p)
 		return swccl_fail(comm0, swcclInvalidUsage, "%s: the fused calls run on the core "
 				  "groups of one card, not on a comm of several cards",
 				  c->kind->name(c));
@@ -510,7 +702,9 @@ swcclResult_t swccl_hier_execute(struct swccl_shared *sh, struct swccl_call *c,
 	case SWCCL_REDUCESCATTER: res = reducescatter(sh, h, c, &t, comm0); break;
 	case SWCCL_ALLGATHER: res = allgather(sh, h, c, &t, comm0); break;
 	case SWCCL_BROADCAST: res = broadcast(h, c, &t, comm0); break;
-	case SWCCL_ALLTOALL: res = alltoall(sh, h, c, &t, comm0); break;
+	case SWCCL_ALLTOALL:
+		res = c->v ? alltoallv(sh, h, c, &t, comm0) : alltoall(sh, h, c, &t, comm0);
+		break;
 	default: res = reduce(sh, h, c, &t, comm0); break;
 	}
 	sdaaSetDevice(dev);

@@ -346,6 +346,7 @@ static void hier(struct __test_metadata *_metadata, int k, int g, bool interleav
 	struct cctx x = { .n = k * g };
 	int card[NR_MAX], cg[NR_MAX], r;
 	struct sdaaDeviceProp p;
+	struct vx *v;
 	char what[64];
 
 	if (!sdaa_test_can_submit(0))
@@ -383,6 +384,24 @@ static void hier(struct __test_metadata *_metadata, int k, int g, bool interleav
 			       a % 2 ? "in place" : "out", w, swcclGetLastError(x.comm[0]));
 		}
 	}
+	/* AllToAllv and a ring of Send/Recv in levels: blocks of their own sizes, some empty */
+	v = malloc(sizeof(*v));
+	ASSERT_NE(NULL, v);
+	if (!vx_open(&x, v, pick(x.dev[0], PL_GLOBAL))) {
+		long w = vx_alltoallv(&x, v);
+
+		if (w == -1 && v->res == swcclInvalidUsage && !fabric_full(x.dev, x.n)) {
+			TH_LOG("%s: alltoallv: n/a (%s)", what, swcclGetLastError(x.comm[0]));
+		} else {
+			EXPECT_EQ(0, w) TH_LOG("%s: alltoallv: %ld wrong (%s)", what, w,
+					       swcclGetLastError(x.comm[0]));
+			w = vx_ring(&x, v);
+			EXPECT_EQ(0, w) TH_LOG("%s: send/recv ring: %ld wrong (%s)", what, w,
+					       swcclGetLastError(x.comm[0]));
+		}
+	}
+	vx_close(&x, v);
+	free(v);
 	cctx_close(&x);
 }
 
