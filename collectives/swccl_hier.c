@@ -36,6 +36,7 @@
 #include "swccl_algo.h"
 #include "swccl_hier.h"
 #include "swccl_kind.h"
+#include "swccl_plan.h"
 
 #define MAX_INSNS ((int)(SWAI_PROGRAM_MAX_BYTES / sizeof(struct swai_insn)))
 
@@ -166,33 +167,114 @@ static void *at(void *p, size_t off)
 	return p ? (char *)p + off : NULL;
 }
 
-/* Rank @r's @n copies of len[i] bytes from src[i] to dst[i]: one program on its stream. */
-static swcclResult_t copies(const struct swccl_call *c, int r, int n, const uint64_t *dst,
-			    const uint64_t *src, const uint64_t *len, swcclComm_t comm0)
-{
-	struct swai_prog p;
-	sdaaError_t e = sdaaSuccess;
+/*
+ * A stage of copies: one program a rank, kept card by card so that each
+ * card's engine times its ranks' programs together (swccl_cost.c) -- the
+ * copies share the card's ports as they do when they run.
+ */
+struct stage {
+	struct swccl_sched card[SWCCL_MAX_RANKS];	/* [k]: its G ranks, one phase */
+	int ncards;
+};
 
-	swai_prog_init(&p);
-	for (int i = 0; i < n; i++)
+static void stage_init(struct stage *st, const struct swccl_hier *h)
+{
+	st->ncards = h->ncards;
+	for (int k = 0; k < h->ncards; k++) {
+		swccl_sched_init(&st->card[k], h->per_card, false);
+		swccl_sched_phase(&st->card[k]);
+	}
+}
+
+/* Rank @r's program of stage @st, or NULL without memory. */
+static struct swai_prog *stage_prog(struct stage *st, const struct swccl_hier *h, int r)
+{
+	struct swccl_sched *s = &st->card[h->card_of[r]];
+
+	return s->nphases ? swai_progs_add(swccl_sched_jobs(s, 0, h->slot_of[r])) : NULL;
+}
+
+/* The span of a rank's AllToAllv blocks @b (its @n peers'), for the model to map. */
+static struct swccl_buf span(const struct swccl_buf *b, const size_t *cnt, int n)
+{
+	struct swccl_buf out = { 0 };
+	uint64_t end = 0;
+
+	for (int q = 0; q < n; q++) {
+		if (!cnt[q])
+			continue;
+		if (!out.bytes || b[q].va < out.va) {
+			end = out.bytes ? out.va + out.bytes : 0;
+			out = b[q];
+		}
+		end = b[q].va + b[q].bytes > end ? b[q].va + b[q].bytes : end;
+		out.bytes = end - out.va;
+	}
+	return out;
+}
+
+/* The stage's time, its slowest card's, into the tally; the stage freed. */
+static void stage_end(struct stage *st, const struct swccl_hier *h, const struct swccl_call *c,
+		      struct tally *t)
+{
+	struct swccl_call *one = malloc(sizeof(*one));
+	struct swccl_cost cost;
+	char why[256];
+
+	for (int k = 0; k < st->ncards; k++) {
+		struct swccl_model *m = NULL;
+
+		if (one && !st->card[k].nomem) {
+			*one = *c;
+			one->nranks = h->per_card;
+			for (int j = 0; j < h->per_card; j++) {
+				const struct swccl_rank *rk = &c->r[h->rank_at[k][j]];
+
+				one->r[j] = *rk;
+				one->r[j].pv = NULL;
+				if (rk->pv) {	/* AllToAllv: its blocks, wherever they are */
+					one->r[j].send = span(rk->pv->send, rk->pv->send_n, c->nranks);
+					one->r[j].recv = span(rk->pv->recv, rk->pv->recv_n, c->nranks);
+				}
+			}
+			m = swccl_model_new(one, NULL);
+		}
+		if (m && !swccl_model_run(m, one, &st->card[k], 0, &cost, why, sizeof(why)) &&
+		    cost.us > t->phase_us)
+			t->phase_us = cost.us;
+		swccl_model_free(m);
+		swccl_sched_free(&st->card[k]);
+	}
+	free(one);
+	phase_end(t);
+}
+
+/* Rank @r's @n copies of len[i] bytes from src[i] to dst[i]: program @p, on its stream. */
+static swcclResult_t copies(const struct swccl_call *c, int r, int n, const uint64_t *dst,
+			    const uint64_t *src, const uint64_t *len, struct swai_prog *p,
+			    swcclComm_t comm0)
+{
+	sdaaError_t e = p ? sdaaSuccess : sdaaErrorMemoryAllocation;
+
+	for (int i = 0; p && i < n; i++)
 		if (len[i])
-			prog_copy(&p, dst[i], src[i], len[i]);
-	if (p.nomem || p.n > MAX_INSNS)
+			prog_copy(p, dst[i], src[i], len[i]);
+	if (!e && (p->nomem || p->n > MAX_INSNS))
 		e = sdaaErrorInvalidValue;
 	if (!e)
 		e = sdaaSetDevice(c->r[r].dev);
-	if (!e && p.n)
-		e = sdaaLaunchProgram(p.in, (size_t)p.n, c->r[r].stream);
-	swai_prog_free(&p);
+	if (!e && p->n)
+		e = sdaaLaunchProgram(p->in, (size_t)p->n, c->r[r].stream);
 	if (e)
 		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: reordering %d "
 				  "blocks: %s", r, n, sdaaGetErrorString(e));
 	return swcclSuccess;
 }
 
-/* Rank @r's @n blocks of @bytes from @src to @dst: block i from block from[i]. */
+/* Rank @r's @n blocks of @bytes from @src to @dst: block i from block from[i]; program @p. */
 static swcclResult_t permute(const struct swccl_call *c, int r, uint64_t dst, uint64_t src,
-			     size_t bytes, int n, const int *from, swcclComm_t comm0)
+			     size_t bytes, int n, const int *from, struct swai_prog *p,
+			     swcclComm_t comm0)
 {
 	uint64_t d[SWCCL_MAX_RANKS], s[SWCCL_MAX_RANKS], len[SWCCL_MAX_RANKS];
 
@@ -201,7 +283,7 @@ static swcclResult_t permute(const struct swccl_call *c, int r, uint64_t dst, ui
 		s[i] = src + (uint64_t)from[i] * bytes;
 		len[i] = bytes;
 	}
-	return copies(c, r, n, d, s, len, comm0);
+	return copies(c, r, n, d, s, len, p, comm0);
 }
 
 /*
@@ -211,7 +293,7 @@ static swcclResult_t permute(const struct swccl_call *c, int r, uint64_t dst, ui
  */
 static swcclResult_t reorder(const struct swccl_hier *h, const struct swccl_call *c, int r,
 			     uint64_t dst, uint64_t src, size_t bytes, bool to_plane,
-			     swcclComm_t comm0)
+			     struct swai_prog *p, swcclComm_t comm0)
 {
 	int from[SWCCL_MAX_RANKS];
 
@@ -221,7 +303,7 @@ static swcclResult_t reorder(const struct swccl_hier *h, const struct swccl_call
 
 			from[to_plane ? pm : rk] = to_plane ? rk : pm;
 		}
-	return permute(c, r, dst, src, bytes, c->nranks, from, comm0);
+	return permute(c, r, dst, src, bytes, c->nranks, from, p, comm0);
 }
 
 static swcclResult_t allreduce(const struct swccl_hier *h, const struct swccl_call *c,
@@ -301,9 +383,13 @@ static swcclResult_t reducescatter(struct swccl_shared *sh, const struct swccl_h
 	size_t q = c->count, e = c->esize, blk = q * e;
 	struct level l;
 	swcclResult_t res = swccl_tmp(sh, c, ((size_t)N + (size_t)K) * blk, comm0);
+	struct stage st;
 
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++)
-		res = reorder(h, c, r, c->r[r].tmp.va, c->r[r].send.va, blk, true, comm0);
+		res = reorder(h, c, r, c->r[r].tmp.va, c->r[r].send.va, blk, true,
+			      stage_prog(&st, h, r), comm0);
+	stage_end(&st, h, c, t);
 	for (int k = 0; k < K && !res; k++) {
 		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_REDUCESCATTER, c,
 			   (size_t)K * q, 0);
@@ -337,6 +423,7 @@ static swcclResult_t allgather(struct swccl_shared *sh, const struct swccl_hier 
 {
 	int K = h->ncards, G = h->per_card, N = c->nranks;
 	size_t q = c->count, e = c->esize, blk = q * e;
+	struct stage st;
 	struct level l;
 	swcclResult_t res = swccl_tmp(sh, c, ((size_t)N + (size_t)K) * blk, comm0);
 
@@ -364,8 +451,11 @@ static swcclResult_t allgather(struct swccl_shared *sh, const struct swccl_hier 
 		res = card_run(&l, t, comm0);
 	}
 	phase_end(t);
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++)
-		res = reorder(h, c, r, c->r[r].recv.va, c->r[r].tmp.va, blk, false, comm0);
+		res = reorder(h, c, r, c->r[r].recv.va, c->r[r].tmp.va, blk, false,
+			      stage_prog(&st, h, r), comm0);
+	stage_end(&st, h, c, t);
 	return res;
 }
 
@@ -383,6 +473,7 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 	int K = h->ncards, G = h->per_card, N = c->nranks, turn[SWCCL_MAX_RANKS];
 	int back[SWCCL_MAX_RANKS];
 	size_t q = c->count, blk = q * c->esize, nblk = (size_t)N * blk;
+	struct stage st;
 	struct level l;
 	swcclResult_t res = swccl_tmp(sh, c, 3 * nblk, comm0);
 
@@ -391,8 +482,11 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 			turn[k * G + i] = i * K + k;	/* C[k G + i] = B[i K + k] */
 			back[h->rank_at[k][i]] = k * G + i;
 		}
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++)
-		res = reorder(h, c, r, c->r[r].tmp.va, c->r[r].send.va, blk, true, comm0);
+		res = reorder(h, c, r, c->r[r].tmp.va, c->r[r].send.va, blk, true,
+			      stage_prog(&st, h, r), comm0);
+	stage_end(&st, h, c, t);
 	for (int k = 0; k < K && !res; k++) {
 		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLTOALL, c, (size_t)K * q, 0);
 		for (int j = 0; j < G; j++) {
@@ -405,9 +499,11 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 		res = card_run(&l, t, comm0);
 	}
 	phase_end(t);
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++)
 		res = permute(c, r, c->r[r].tmp.va + 2 * nblk, c->r[r].tmp.va + nblk, blk, N,
-			      turn, comm0);
+			      turn, stage_prog(&st, h, r), comm0);
+	stage_end(&st, h, c, t);
 	for (int j = 0; j < G && !res; j++) {
 		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLTOALL, c, (size_t)G * q, 0);
 		for (int k = 0; k < K; k++) {
@@ -420,8 +516,11 @@ static swcclResult_t alltoall(struct swccl_shared *sh, const struct swccl_hier *
 		res = plane_run(&l, t, comm0);
 	}
 	phase_end(t);
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++)
-		res = permute(c, r, c->r[r].recv.va, c->r[r].tmp.va, blk, N, back, comm0);
+		res = permute(c, r, c->r[r].recv.va, c->r[r].tmp.va, blk, N, back,
+			      stage_prog(&st, h, r), comm0);
+	stage_end(&st, h, c, t);
 	return res;
 }
 
@@ -472,6 +571,7 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 	uint64_t es = c->esize, amax = 1, bmax = 1, dmax = 1, ob, oc, od;
 	uint64_t d[SWCCL_MAX_RANKS], s[SWCCL_MAX_RANKS], len[SWCCL_MAX_RANKS];
 	struct swccl_peers *pv = calloc((size_t)(K > G ? K : G), sizeof(*pv));
+	struct stage st;
 	swcclResult_t res = pv ? swcclSuccess : swccl_fail(comm0, swcclSystemError,
 							   "out of memory");
 	struct level l;
@@ -500,6 +600,7 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 	if (!res)
 		res = swccl_tmp(sh, c, od + dmax * es, comm0);
 	/* A: plane by plane */
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++) {
 		uint64_t off = 0;
 
@@ -513,8 +614,9 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 				d[nb] = c->r[r].tmp.va + off;
 				off += len[nb];
 			}
-		res = copies(c, r, nb, d, s, len, comm0);
+		res = copies(c, r, nb, d, s, len, stage_prog(&st, h, r), comm0);
 	}
+	stage_end(&st, h, c, t);
 	/* B: each card's slots */
 	for (int k = 0; k < K && !res; k++) {
 		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLTOALL, c, 0, 0);
@@ -540,6 +642,7 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 	}
 	phase_end(t);
 	/* C: B's [slot][card] turned [card][slot] */
+	stage_init(&st, h);
 	for (int k = 0; k < K && !res; k++)
 		for (int j = 0; j < G && !res; j++) {
 			int r = h->rank_at[k][j];
@@ -558,8 +661,9 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 					d[nb] = c->r[r].tmp.va + to;
 					to += len[nb];
 				}
-			res = copies(c, r, nb, d, s, len, comm0);
+			res = copies(c, r, nb, d, s, len, stage_prog(&st, h, r), comm0);
 		}
+	stage_end(&st, h, c, t);
 	/* D: each plane's cards */
 	for (int j = 0; j < G && !res; j++) {
 		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLTOALL, c, 0, 0);
@@ -585,6 +689,7 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 	}
 	phase_end(t);
 	/* D's blocks, card by card and slot by slot, to the caller's */
+	stage_init(&st, h);
 	for (int r = 0; r < N && !res; r++) {
 		uint64_t off = od;
 
@@ -598,8 +703,9 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 				d[nb] = c->r[r].pv->recv[x].va;
 				off += len[nb];
 			}
-		res = copies(c, r, nb, d, s, len, comm0);
+		res = copies(c, r, nb, d, s, len, stage_prog(&st, h, r), comm0);
 	}
+	stage_end(&st, h, c, t);
 	free(pv);
 	return res;
 }

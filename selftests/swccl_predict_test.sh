@@ -76,5 +76,18 @@ for g in 1 4; do
 		agree "$what" $rc "$json" 14 10
 	fi
 done
+# In levels, ReduceScatter and AllGather reorder blocks before or after the
+# levels: those copies are timed on each card's engine too, so RING's rows,
+# whose planes do not meet on a link at once here, are exact.
+for c in reducescatter allgather; do
+	what="swccl-bench $c --cards 2 -g 4 -a RING"
+	json=$(swccl-bench $c --cards 2 -g 4 -b 64K -e 4M -f 8 -a RING -n 1 -w 1 -c 0 \
+		--json --no-summary 2>&1); rc=$?
+	if [ $rc -ne 0 ] && echo "$json" | grep -Eq "card\(s\) are visible|core groups visible|Global-HBM"; then
+		n=$((n + 1)); echo "ok $n - $what # SKIP no 2 cards of 4 core groups with Global-HBM"
+		continue
+	fi
+	agree "$what" $rc "$json" 3
+done
 echo "1..$n"
 exit $fail
