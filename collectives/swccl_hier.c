@@ -91,12 +91,13 @@ struct tally {
 	double phase_us, us;
 	double launch_us;	/* a job's launch cost (each level's prediction has one) */
 	int phases;		/* phases with work so far */
+	bool waited, waits;	/* the host waits for the phase before (for this one) */
 	int launches, host_syncs;
 	swcclAlgo_t between;
 };
 
-/* Post the step of every rank of the level, then take its result. */
-static swcclResult_t level_run(struct level *l, swcclAlgo_t algo, struct tally *t,
+/* Post the step of every rank of the level (between cards: @xcard), then take its result. */
+static swcclResult_t level_run(struct level *l, swcclAlgo_t algo, bool xcard, struct tally *t,
 			       swcclComm_t comm0)
 {
 	uint64_t seq[SWCCL_MAX_RANKS] = { 0 };
@@ -121,8 +122,12 @@ static swcclResult_t level_run(struct level *l, swcclAlgo_t algo, struct tally *
 		const struct swcclCallInfo *in = &l->comm[0]->last;
 
 		t->phase_us = in->predicted_us > t->phase_us ? in->predicted_us : t->phase_us;
+		const struct swccl_algo *a = swccl_algo_find_for(l->op[0].coll, in->algo, xcard);
+
 		t->launches += in->launches * l->n;
 		t->host_syncs += in->host_syncs;
+		/* a host-synchronous call returns when its card is done (+ t_sync) */
+		t->waits |= a && (a->props & SWCCL_ALGO_HOST_SYNC);
 	}
 	return res;
 }
@@ -131,26 +136,35 @@ static swcclResult_t level_run(struct level *l, swcclAlgo_t algo, struct tally *
  * A phase's levels are queued on the ranks' streams behind the previous
  * phase's, at the same host time (launching does not move libsdaa's host
  * clock), so only the first phase pays the launch: a later one starts when
- * the one before it ends.
+ * the one before it ends -- unless the host waited for that one (a level
+ * of a host-synchronous algorithm, whose prediction ends at the host's
+ * time): then this one is launched only then.
  */
 static void phase_end(struct tally *t)
 {
-	if (t->phase_us > 0)
-		t->us += t->phases++ ? t->phase_us - t->launch_us : t->phase_us;
+	if (t->phase_us > 0) {
+		t->us += t->phases++ && !t->waited ? t->phase_us - t->launch_us : t->phase_us;
+		t->waited = t->waits;
+	}
+	t->waits = false;
 	t->phase_us = 0;
 }
 
 /* A card's level with CSC, or whatever the card's comm chooses if CSC cannot. */
 static swcclResult_t card_run(struct level *l, struct tally *t, swcclComm_t comm0)
 {
-	swcclResult_t r = level_run(l, swcclAlgoCsc, t, comm0);
+	swcclResult_t r;
 
-	return r == swcclInvalidUsage ? level_run(l, swcclAlgoAuto, t, comm0) : r;
+	/* CSC has no AllToAll: straight to the card's choice (DIRECT) */
+	if (l->op[0].coll == SWCCL_ALLTOALL)
+		return level_run(l, swcclAlgoAuto, false, t, comm0);
+	r = level_run(l, swcclAlgoCsc, false, t, comm0);
+	return r == swcclInvalidUsage ? level_run(l, swcclAlgoAuto, false, t, comm0) : r;
 }
 
 static swcclResult_t plane_run(struct level *l, struct tally *t, swcclComm_t comm0)
 {
-	swcclResult_t r = level_run(l, t->between, t, comm0);
+	swcclResult_t r = level_run(l, t->between, true, t, comm0);
 
 	if (!r)
 		t->between = l->comm[0]->last.algo;
