@@ -544,19 +544,46 @@ static size_t vn(const struct swccl_call *c, int x, int y)
 	return c->r[y].pv->recv_n[x];
 }
 
-/*
- * Elements card @k's slot @i sends plane @j over all cards (@to_plane), or
- * card @k's slots send slot @j of card @kk (the blocks a plane message carries).
- */
-static size_t vsum(const struct swccl_hier *h, const struct swccl_call *c, int k, int i, int j,
-		   int kk, bool to_plane)
+/* Elements card @k's slot @i sends plane @j, over all cards: what its card level carries. */
+static size_t to_plane(const struct swccl_hier *h, const struct swccl_call *c, int k, int i, int j)
 {
 	size_t n = 0;
 
-	for (int m = 0; m < (to_plane ? h->ncards : h->per_card); m++)
-		n += to_plane ? vn(c, h->rank_at[k][i], h->rank_at[m][j]) :
-				vn(c, h->rank_at[k][m], h->rank_at[kk][j]);
+	for (int m = 0; m < h->ncards; m++)
+		n += vn(c, h->rank_at[k][i], h->rank_at[m][j]);
 	return n;
+}
+
+/* Elements card @k's slots send card @kk's slot @j: what plane j's level carries. */
+static size_t to_card(const struct swccl_hier *h, const struct swccl_call *c, int k, int kk, int j)
+{
+	size_t n = 0;
+
+	for (int m = 0; m < h->per_card; m++)
+		n += vn(c, h->rank_at[k][m], h->rank_at[kk][j]);
+	return n;
+}
+
+/*
+ * Op @i of level @l: an AllToAllv of @n peers, @sn[q] elements to peer q
+ * from @tmp + @so on, @rn[q] from it into @tmp + @ro on, in peer order.
+ */
+static void v_op(struct level *l, int i, struct swccl_peers *pv, void *tmp, uint64_t so,
+		 uint64_t ro, const size_t *sn, const size_t *rn, int n, size_t es,
+		 sdaaStream_t stream)
+{
+	memset(pv, 0, sizeof(*pv));
+	for (int q = 0; q < n; q++) {
+		pv->send_n[q] = sn[q];
+		pv->sp[q] = cat(tmp, so);
+		so += sn[q] * es;
+		pv->recv_n[q] = rn[q];
+		pv->rp[q] = at(tmp, ro);
+		ro += rn[q] * es;
+	}
+	l->op[i].kind = &swccl_kind_p2p;
+	l->op[i].pv = pv;
+	l->op[i].stream = stream;
 }
 
 /* Does a level of @n ranks' blocks @pv move nothing (a ring of Send/Recv's planes, say)? */
@@ -584,6 +611,7 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 	int K = h->ncards, G = h->per_card, N = c->nranks, nb;
 	uint64_t es = c->esize, amax = 1, bmax = 1, dmax = 1, ob, oc, od;
 	uint64_t d[SWCCL_MAX_RANKS], s[SWCCL_MAX_RANKS], len[SWCCL_MAX_RANKS];
+	size_t sn[SWCCL_MAX_RANKS], rn[SWCCL_MAX_RANKS];
 	struct swccl_peers *pv = calloc((size_t)(K > G ? K : G), sizeof(*pv));
 	struct stage st;
 	swcclResult_t res = pv ? swcclSuccess : swccl_fail(comm0, swcclSystemError,
@@ -603,7 +631,7 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 				dd += vn(c, y, h->rank_at[k][j]);
 			}
 			for (int i = 0; i < G; i++)
-				b += vsum(h, c, k, i, j, 0, true);
+				b += to_plane(h, c, k, i, j);
 			amax = a > amax ? a : amax;
 			bmax = b > bmax ? b : bmax;
 			dmax = dd > dmax ? dd : dmax;
@@ -636,20 +664,12 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 		level_init(&l, (swcclComm_t *)h->card[k], G, SWCCL_ALLTOALL, c, 0, 0);
 		for (int j = 0; j < G; j++) {
 			int r = h->rank_at[k][j];
-			uint64_t sa = 0, rb = ob;
 
-			memset(&pv[j], 0, sizeof(pv[j]));
 			for (int i = 0; i < G; i++) {
-				pv[j].send_n[i] = vsum(h, c, k, j, i, 0, true);
-				pv[j].sp[i] = cat(sh->tmp[r], sa);
-				sa += pv[j].send_n[i] * es;
-				pv[j].recv_n[i] = vsum(h, c, k, i, j, 0, true);
-				pv[j].rp[i] = at(sh->tmp[r], rb);
-				rb += pv[j].recv_n[i] * es;
+				sn[i] = to_plane(h, c, k, j, i);
+				rn[i] = to_plane(h, c, k, i, j);
 			}
-			l.op[j].kind = &swccl_kind_p2p;
-			l.op[j].pv = &pv[j];
-			l.op[j].stream = c->r[r].stream;
+			v_op(&l, j, &pv[j], sh->tmp[r], 0, ob, sn, rn, G, es, c->r[r].stream);
 		}
 		if (!moves_nothing(pv, G))
 			res = card_run(&l, t, comm0);
@@ -683,20 +703,12 @@ static swcclResult_t alltoallv(struct swccl_shared *sh, const struct swccl_hier 
 		level_init(&l, (swcclComm_t *)h->plane[j], K, SWCCL_ALLTOALL, c, 0, 0);
 		for (int k = 0; k < K; k++) {
 			int r = h->rank_at[k][j];
-			uint64_t sc = oc, rd = od;
 
-			memset(&pv[k], 0, sizeof(pv[k]));
 			for (int kk = 0; kk < K; kk++) {
-				pv[k].send_n[kk] = vsum(h, c, k, 0, j, kk, false);
-				pv[k].sp[kk] = cat(sh->tmp[r], sc);
-				sc += pv[k].send_n[kk] * es;
-				pv[k].recv_n[kk] = vsum(h, c, kk, 0, j, k, false);
-				pv[k].rp[kk] = at(sh->tmp[r], rd);
-				rd += pv[k].recv_n[kk] * es;
+				sn[kk] = to_card(h, c, k, kk, j);
+				rn[kk] = to_card(h, c, kk, k, j);
 			}
-			l.op[k].kind = &swccl_kind_p2p;
-			l.op[k].pv = &pv[k];
-			l.op[k].stream = c->r[r].stream;
+			v_op(&l, k, &pv[k], sh->tmp[r], oc, od, sn, rn, K, es, c->r[r].stream);
 		}
 		if (!moves_nothing(pv, K))
 			res = plane_run(&l, t, comm0);
