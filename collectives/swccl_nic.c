@@ -77,8 +77,9 @@ static void close_rank(void *ctx, int r)
 {
 	struct swccl_nic *n = ctx;
 
-	if (n->port[r].key)
-		sdaaNicClose(&n->port[r]);
+	for (int s = 0; s < SWCCL_NIC_SETS; s++)
+		if (n->port[s][r].key)
+			sdaaNicClose(&n->port[s][r]);
 	if (n->stage[r])
 		sdaaFreeHost(n->stage[r]);
 	if (n->in[r])
@@ -94,28 +95,30 @@ void swccl_nic_free(struct swccl_shared *sh)
 	sh->nic = NULL;
 }
 
-/* Rank @r's port and staging, on its card; its peer record. */
+/* Rank @r's ports and staging, on its card; its peer records. */
 static swcclResult_t open_rank(struct swccl_shared *sh, void *ctx, int r, swcclComm_t comm0)
 {
 	struct swccl_nic *n = ctx;
 	struct swcclComm *cm = sh->comm[r];
 	void *dp = NULL;
 
-	if (sdaaSetDevice(cm->dev) || sdaaNicOpen(cm->dev, &n->port[r]))
-		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d (card %d): no NIC "
-				  "port: %s (the NIC algorithms need cards on a network: "
-				  "tools/vm/swai-cluster, or swai-vm --nic-hub)", r, cm->card,
-				  sdaaGetErrorString(sdaaGetLastError()));
+	for (int s = 0; s < SWCCL_NIC_SETS; s++)
+		if (sdaaSetDevice(cm->dev) || sdaaNicOpen(cm->dev, &n->port[s][r]))
+			return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d (card %d): "
+					  "no NIC port: %s (the NIC algorithms need cards on a "
+					  "network: tools/vm/swai-cluster, or swai-vm --nic-hub)",
+					  r, cm->card, sdaaGetErrorString(sdaaGetLastError()));
 	if (sdaaMallocHost(&n->stage[r], SWAI_NIC_STAGE) ||
 	    sdaaHostGetDevicePointer(&dp, n->stage[r], 0))
 		return swccl_fail(comm0, swcclUnhandledSdaaError, "rank %d: cannot pin %d bytes "
 				  "of staging: %s", r, SWAI_NIC_STAGE,
 				  sdaaGetErrorString(sdaaGetLastError()));
 	memset(n->stage[r], 0, SWAI_NIC_STAGE);
-	n->peer[r] = (struct swai_nic_peer){
-		.node = n->port[r].node, .vport = n->port[r].vport, .key = n->port[r].key,
-		.stage = (uint64_t)(uintptr_t)dp,
-	};
+	for (int s = 0; s < SWCCL_NIC_SETS; s++)
+		n->rec[r][s] = (struct swai_nic_peer){
+			.node = n->port[s][r].node, .vport = n->port[s][r].vport,
+			.key = n->port[s][r].key, .stage = (uint64_t)(uintptr_t)dp,
+		};
 	return swcclSuccess;
 }
 
@@ -130,13 +133,18 @@ swcclResult_t swccl_nic_setup(struct swccl_shared *sh, swcclComm_t comm0)
 	if (!n)
 		return swccl_fail(comm0, swcclSystemError, "out of memory");
 	sh->nic = n;
-	res = swccl_xproc_open_all(sh, comm0, open_rank, n, n->peer, sizeof(n->peer[0]),
+	res = swccl_xproc_open_all(sh, comm0, open_rank, n, n->rec, sizeof(n->rec[0]),
 				   "the NIC ports");
-	if (res)
+	if (res) {
 		swccl_nic_free(sh);
-	else
-		swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "NIC ports of %d ranks: rank 0 node %u "
-			  "port %u", sh->nranks, n->peer[0].node, n->peer[0].vport);
+		return res;
+	}
+	for (int r = 0; r < sh->nranks; r++)
+		for (int s = 0; s < SWCCL_NIC_SETS; s++)
+			n->peer[s][r] = n->rec[r][s];
+	swccl_log(SWCCL_LOG_INFO, SWCCL_INIT, "NIC ports of %d ranks: rank 0 node %u ports "
+		  "%u and %u", sh->nranks, n->peer[0][0].node, n->peer[0][0].vport,
+		  n->peer[1][0].vport);
 	return res;
 }
 

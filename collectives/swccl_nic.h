@@ -28,9 +28,24 @@ struct swccl_plan;
  */
 #define SWCCL_NIC_MAX_PIECES	1024
 
+/*
+ * Two ports a rank, which the trees take in turn.  A rank that has left
+ * tree i may start tree i + 1 and send a packet to a peer still waiting
+ * for its parent's in tree i (the next tree's root, so its shape, may
+ * differ: a Reduce to rank 1, then an AllReduce from rank 0): on one port
+ * that packet would count towards the peer's threshold of tree i, which
+ * then fires at the wrong packet's time.  No rank starts tree i + 2 before
+ * every rank has left tree i (each gives its part of tree i + 1 after it
+ * left tree i, and tree i + 1 ends after all parts), so two sets suffice.
+ */
+#define SWCCL_NIC_SETS		2
+
 struct swccl_nic {
-	struct swai_nic_peer peer[SWCCL_MAX_RANKS];	/* every rank's port */
-	sdaaNicPort_t port[SWCCL_MAX_RANKS];	/* this process's ranks */
+	struct swai_nic_peer peer[SWCCL_NIC_SETS][SWCCL_MAX_RANKS];	/* every rank's */
+	sdaaNicPort_t port[SWCCL_NIC_SETS][SWCCL_MAX_RANKS];	/* this process's ranks */
+	/* The ports as the ranks exchange them: a record per rank. */
+	struct swai_nic_peer rec[SWCCL_MAX_RANKS][SWCCL_NIC_SETS];
+	uint64_t trees;			/* trees run: the next takes set trees % SETS */
 	void *stage[SWCCL_MAX_RANKS];		/* their staging (swai-nic-run.h), pinned */
 	void *in[SWCCL_MAX_RANKS];		/* their inputs, read by the host, pinned */
 	size_t in_bytes[SWCCL_MAX_RANKS];

@@ -24,6 +24,7 @@ struct real {
 	struct swccl_shared *sh;
 	swcclComm_t comm0;
 	swcclResult_t res;	/* what failed, when a post or wait did (-EIO) */
+	int set;		/* the ports this tree takes (SWCCL_NIC_SETS) */
 };
 
 /* One call as the trees see it (swai-nic-run.h), with the arrays it points to. */
@@ -39,7 +40,7 @@ static int r_post(void *o, int r, const struct swai_nic_desc *d, int n, uint64_t
 {
 	struct real *x = o;
 	uint8_t raw[SWAI_NIC_TREE_MAX_DESCS][SWAI_NIC_DESC_SIZE];
-	const sdaaNicPort_t *port = &x->sh->nic->port[r];
+	const sdaaNicPort_t *port = &x->sh->nic->port[x->set][r];
 	unsigned int posted = 0;
 	sdaaError_t e;
 
@@ -71,7 +72,7 @@ static int r_wait(void *o, int r, int n, uint64_t *end_ns, int *done)
 {
 	struct real *x = o;
 	sdaaNicCompletion_t cq[SWAI_NIC_TREE_MAX_DESCS];
-	const sdaaNicPort_t *port = &x->sh->nic->port[r];
+	const sdaaNicPort_t *port = &x->sh->nic->port[x->set][r];
 	unsigned int got = 0, ms = (unsigned int)(swccl_timeout_s() * 1000);
 	sdaaError_t e;
 
@@ -131,7 +132,7 @@ static void job_of(struct swccl_shared *sh, const struct swccl_call *c, struct n
 	for (int r = 0; r < c->nranks; r++)
 		x->local[r] = !sh->comm[r]->remote;
 	if (sh->nic)
-		j->peer = sh->nic->peer;
+		j->peer = sh->nic->peer[0];
 }
 
 /* @x's job for piece @p: its root, count, results' places and (@in) inputs. */
@@ -278,9 +279,10 @@ swcclResult_t swccl_nic_plan(struct swccl_shared *sh, struct swccl_call *c,
 		uint32_t node = (uint32_t)r;
 
 		for (int q = 0; q < r; q++)
-			if (sh->nic->peer[q].node == sh->nic->peer[r].node)
+			if (sh->nic->peer[0][q].node == sh->nic->peer[0][r].node)
 				node = fake[q].node;
-		fake[r] = (struct swai_nic_peer){ .node = node, .vport = sh->nic->peer[r].vport };
+		fake[r] = (struct swai_nic_peer){ .node = node,
+						  .vport = sh->nic->peer[0][r].vport };
 	}
 	j.j.peer = fake;
 	input_lags(sh, c, &j);
@@ -372,7 +374,7 @@ static swcclResult_t read_inputs(struct swccl_shared *sh, const struct swccl_cal
 swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 			    struct swccl_plan *p, swcclComm_t comm0)
 {
-	struct real x = { sh, comm0, swcclSuccess };
+	struct real x = { sh, comm0, swcclSuccess, 0 };
 	struct swai_nic_io io = { &x, r_post, r_wait, r_read };
 	struct swai_nic_stall stall = { 0, false };
 	struct nic_call j;
@@ -405,6 +407,8 @@ swcclResult_t swccl_nic_run(struct swccl_shared *sh, struct swccl_call *c,
 					  sdaaGetErrorString(sdaaGetLastError()));
 		swccl_nic_piece(c, i, &pc);
 		job_piece(sh, c, &pc, true, &j);
+		x.set = (int)(sh->nic->trees++ % SWCCL_NIC_SETS);
+		j.j.peer = sh->nic->peer[x.set];
 		j.j.start_ns = tp.hostClockNs;
 		ret = (p->algo == swcclAlgoHost ? swai_nic_run_host :
 		       swai_nic_run_offload)(&j.j, &io, &end, &stall);

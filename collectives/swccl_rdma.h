@@ -4,21 +4,27 @@
  * NIC ports with RDMA WRITE (datasheet §16.3): how AllToAll's DIRECT and
  * PLANE run when the ranks span nodes, where no fabric joins their cards.
  *
- * Each rank has 1 + SWCCL_RDMA_PHASES ports of its own (beside the trees'
- * port, swccl_nic.h) and a mailbox of pinned host memory.  A call:
+ * Each rank has SWCCL_RDMA_PORTS ports of its own (beside the trees',
+ * swccl_nic.h) and a mailbox of pinned host memory.  A call:
  *
  *   1. ready: every rank PUTs to each rank that will send to it where its
  *      output and scratch are this call (the mailbox record), counted on
- *      that sender's port 0; a sender waits until all its receivers have
- *      told it.  So a WRITE only lands in a buffer whose owner is in this
- *      call -- past its earlier work on it -- and a rank knows only its
- *      own buffers, as across processes it must.
+ *      that sender's ready port; a sender waits until all its receivers
+ *      have told it.  So a WRITE only lands in a buffer whose owner is in
+ *      this call -- past its earlier work on it -- and a rank knows only
+ *      its own buffers, as across processes it must.  Rounds (calls, and
+ *      the rounds of a large one) take the SWCCL_RDMA_READY_PORTS ready
+ *      ports in turn: a receiver that took nothing from a sender in one
+ *      round may finish it early and send its record for the next while
+ *      the sender still waits for this round's; on the same port that
+ *      record would count towards this round's wait, which would then end
+ *      at its time (wall-clock order deciding the modeled time).
  *   2. phases: a step's phase is 0, or one more than that of the receives
  *      or copies it waits for; a receive's is its send's.  In phase k a
  *      rank makes its phase-k copies (WRITEs to itself: a loopback through
  *      its port, datasheet §16.3) and messages (one WRITE a MiB, the last
- *      counted on the receiver's port 1 + k) and waits until its port 1 + k
- *      has counted its phase-k receives and copies.  Messages of different
+ *      counted on the receiver's phase-k port) and waits until its
+ *      phase-k port has counted its phase-k receives and copies.  Messages of different
  *      phases count on different ports, so a message of a later phase
  *      arriving early never stands in for one still to come.
  *
@@ -39,7 +45,10 @@ struct swccl_plan;
 
 /* Phases a schedule may have over the NICs (PLANE: 3). */
 #define SWCCL_RDMA_PHASES	4
-#define SWCCL_RDMA_PORTS	(1 + SWCCL_RDMA_PHASES)
+/* Ready ports, which rounds take in turn; then a port per phase. */
+#define SWCCL_RDMA_READY_PORTS	2
+#define SWCCL_RDMA_PORTS	(SWCCL_RDMA_READY_PORTS + SWCCL_RDMA_PHASES)
+#define SWCCL_RDMA_PHASE_PORT(k)	(SWCCL_RDMA_READY_PORTS + (k))
 /*
  * What one phase of a round may send a port: a peer queues 4096 packets of
  * 1 KiB, 4 MiB of WRITEs (datasheet §16.3).
@@ -72,10 +81,13 @@ struct swccl_rdma_call {
 	const struct swccl_rdma_peer *peer;	/* every rank's ports and mailbox */
 	bool local[SWCCL_MAX_RANKS];		/* the ranks run here */
 	/*
-	 * [rank]: ready records counted on its port 0 ahead of the call they
-	 * are for (ready_wait); kept from call to call by whoever carries them.
+	 * [rank][ready port]: ready records counted ahead of the round they
+	 * are for (ready_wait), and the rounds run: kept from call to call
+	 * by whoever carries them (every rank runs the same rounds).
 	 */
-	uint32_t *credit;
+	uint32_t (*credit)[SWCCL_RDMA_READY_PORTS];
+	uint64_t *rounds;
+	int ready;				/* this round's ready port */
 	struct swai_sched s;
 	int **match;				/* receive -> its send at the peer */
 	int *rmatch[SWCCL_MAX_RANKS];		/* send -> its receive at the peer */
@@ -143,7 +155,9 @@ struct swccl_rdma {
 	void *in[SWCCL_MAX_RANKS];		/* an in-place call's input, copied first */
 	size_t in_bytes[SWCCL_MAX_RANKS];
 	void *red[SWCCL_MAX_RANKS];		/* reduction slots (swccl_rdma_reduce.c) */
-	uint32_t credit[SWCCL_MAX_RANKS];	/* swccl_rdma_call.credit, this process's ranks */
+	/* swccl_rdma_call.credit and .rounds, this process's ranks */
+	uint32_t credit[SWCCL_MAX_RANKS][SWCCL_RDMA_READY_PORTS];
+	uint64_t rounds;
 	size_t red_bytes[SWCCL_MAX_RANKS];
 };
 

@@ -28,7 +28,8 @@ struct model {
 	struct swai_nic_cqe *cq[SWCCL_MAX_RANKS][SWCCL_RDMA_PORTS];
 	int ncq[SWCCL_MAX_RANKS][SWCCL_RDMA_PORTS], capq[SWCCL_MAX_RANKS][SWCCL_RDMA_PORTS];
 	struct swccl_rdma_rec rec[SWCCL_MAX_RANKS][SWCCL_MAX_RANKS];
-	uint32_t credit[SWCCL_MAX_RANKS];
+	uint32_t credit[SWCCL_MAX_RANKS][SWCCL_RDMA_READY_PORTS];
+	uint64_t rounds;
 	bool bad;
 };
 
@@ -169,6 +170,7 @@ double swccl_rdma_model_from(struct swccl_shared *sh, const struct swccl_call *c
 	m->peer = sh->rdma->peer;
 	m->sync_ns = c->tp.syncNs;
 	x.credit = m->credit;
+	x.rounds = &m->rounds;
 	for (int r = 0; r < c->nranks; r++) {
 		m->host_ns[r] = host_ns[r];
 		x.local[r] = true;

@@ -341,7 +341,8 @@ static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rd
 		}
 		d[nd] = (struct swai_nic_desc){
 			.kind = SWAI_NIC_KIND_PUT, .flags = SWAI_NIC_F_CP,
-			.vport = x->peer[r].vport[0], .dst_vport = q->vport[0], .key = q->key[0],
+			.vport = x->peer[r].vport[x->ready], .dst_vport = q->vport[x->ready],
+			.key = q->key[x->ready],
 			.rtype = SWAI_NIC_OP_SUM, .dtype = SWAI_NIC_T_UINT, .width = 8,
 			.src = x->peer[r].node, .dst = q->node,
 			.addr = q->mbox + (uint64_t)r * sizeof(rec),
@@ -350,12 +351,13 @@ static swcclResult_t ready_post(struct swccl_rdma_call *x, const struct swccl_rd
 		memcpy(d[nd++].v.data, &rec, sizeof(rec));
 	}
 	nr = (uint32_t)peers(x, r, true, who);
-	use = x->credit[r] < nr ? x->credit[r] : nr;
-	x->credit[r] -= use;
+	use = x->credit[r][x->ready] < nr ? x->credit[r][x->ready] : nr;
+	x->credit[r][x->ready] -= use;
 	if (nr > use)
-		d[nd++] = counted(x, r, 0, nr - use);
+		d[nd++] = counted(x, r, x->ready, nr - use);
 	*posted = nd;
-	return nd && io->post(io->o, r, 0, d, nd) ? swcclUnhandledSdaaError : swcclSuccess;
+	return nd && io->post(io->o, r, x->ready, d, nd) ? swcclUnhandledSdaaError :
+	       swcclSuccess;
 }
 
 /* How many of rank @r's receivers @who have no record for this call in its mailbox yet. */
@@ -382,13 +384,13 @@ static swcclResult_t ready_wait(struct swccl_rdma_call *x, const struct swccl_rd
 				      who[i], x->peer[who[i]].node);
 	if (l < sizeof(waits))
 		snprintf(waits + l, sizeof(waits) - l, " to start the call");
-	res = reap(x, io, r, 0, posted, waits);
+	res = reap(x, io, r, x->ready, posted, waits);
 	/*
 	 * The count can be reached before every record is here: a receiver
-	 * that took nothing from this rank in the last call did not wait for
-	 * it, and may already have sent its record for the next (its own count
-	 * on the same port).  Wait for the ones still missing, and keep what
-	 * was counted ahead as credit for the call it is for.
+	 * that took nothing from this rank in the last two rounds did not
+	 * wait for it, and may already have sent its record for the round
+	 * after (on this ready port again).  Wait for the ones still missing,
+	 * and keep what was counted ahead as credit for the round it is for.
 	 */
 	for (int pass = 0; !res; pass++) {
 		struct swai_nic_desc d;
@@ -403,11 +405,11 @@ static swcclResult_t ready_wait(struct swccl_rdma_call *x, const struct swccl_rd
 		swccl_log(SWCCL_LOG_INFO, SWCCL_COLL, "%s #%llu: rank %d counted %u ready records "
 			  "of a later call: waits for its own", cname(x),
 			  (unsigned long long)x->c->seq, r, m);
-		d = counted(x, r, 0, m);
-		if (io->post(io->o, r, 0, &d, 1))
+		d = counted(x, r, x->ready, m);
+		if (io->post(io->o, r, x->ready, &d, 1))
 			return swcclUnhandledSdaaError;
-		res = reap(x, io, r, 0, 1, waits);
-		x->credit[r] += m;
+		res = reap(x, io, r, x->ready, 1, waits);
+		x->credit[r][x->ready] += m;
 	}
 	return res;
 }
@@ -475,7 +477,8 @@ static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rd
 		}
 		bytes = len(x, r, st->src_buf, st->src_off, st->count);
 		if (st->op == SWAI_STEP_COPY) {		/* a loopback, counted here */
-			nd += window_writes(x, r, 1 + k, r, va_of(x, r, st->dst_buf, st->dst_off),
+			nd += window_writes(x, r, SWCCL_RDMA_PHASE_PORT(k), r,
+					    va_of(x, r, st->dst_buf, st->dst_off),
 					    va_of(x, r, st->src_buf, st->src_off), st->src_buf,
 					    st->src_off, st->count, d + nd);
 			counts++;
@@ -483,13 +486,13 @@ static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rd
 		}
 		res = target(x, io, r, i, bytes, &dst);
 		if (!res)
-			nd += window_writes(x, r, 1 + k, st->peer, dst,
+			nd += window_writes(x, r, SWCCL_RDMA_PHASE_PORT(k), st->peer, dst,
 					    va_of(x, r, st->src_buf, st->src_off), st->src_buf,
 					    st->src_off, st->count, d + nd);
 	}
 	if (!res && counts)
-		d[nd++] = counted(x, r, 1 + k, counts);
-	if (!res && nd && io->post(io->o, r, 1 + k, d, nd))
+		d[nd++] = counted(x, r, SWCCL_RDMA_PHASE_PORT(k), counts);
+	if (!res && nd && io->post(io->o, r, SWCCL_RDMA_PHASE_PORT(k), d, nd))
 		res = swcclUnhandledSdaaError;
 	*posted = nd;
 	free(d);
@@ -520,6 +523,7 @@ static swcclResult_t round_run(struct swccl_rdma_call *x, const struct swccl_rdm
 	int posted[SWCCL_MAX_RANKS] = { 0 }, n = x->c->nranks;
 	swcclResult_t res = swcclSuccess;
 
+	x->ready = (int)((*x->rounds)++ % SWCCL_RDMA_READY_PORTS);
 	for (int r = 0; r < n && !res; r++)
 		if (x->local[r])
 			res = ready_post(x, io, r, &posted[r]);
@@ -536,7 +540,7 @@ static swcclResult_t round_run(struct swccl_rdma_call *x, const struct swccl_rdm
 			if (!x->local[r])
 				continue;
 			phase_senders(x, r, k, waits, sizeof(waits));
-			res = reap(x, io, r, 1 + k, posted[r], waits);
+			res = reap(x, io, r, SWCCL_RDMA_PHASE_PORT(k), posted[r], waits);
 		}
 	}
 	return res;

@@ -134,7 +134,8 @@ swcclResult_t swccl_rdma_run(struct swccl_shared *sh, struct swccl_call *c,
 	struct card_io cio = { sh, comm0, c->tp.syncNs, { 0 } };
 	struct swccl_rdma_io io = { &cio, c_post, c_wait, c_rec };
 	struct swccl_rdma_call x = { .sh = sh, .c = c, .comm0 = comm0, .how = p->how,
-				     .peer = sh->rdma->peer, .credit = sh->rdma->credit };
+				     .peer = sh->rdma->peer, .credit = sh->rdma->credit,
+				     .rounds = &sh->rdma->rounds };
 	swcclResult_t res = swccl_rdma_call_init(&x);
 
 	for (int r = 0; r < c->nranks; r++)

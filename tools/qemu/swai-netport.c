@@ -184,7 +184,7 @@ static void eng_cqe(void *opaque, const struct swai_nic_cqe *e)
     struct swai_netport_vport *v = &np->vport[e->vport];
     struct swai_netport_cqe *c;
 
-    trace_swai_nic_cqe(np->node, e->vport, e->kind, e->status, e->index);
+    trace_swai_nic_cqe(np->node, e->vport, e->kind, e->status, e->index, e->time_ps);
     if (v->cq_n == SWAI_NIC_CQ_DEPTH) {
         /* Full: the oldest goes (the driver drains long before). */
         v->cq_head = (v->cq_head + 1) % SWAI_NIC_CQ_DEPTH;
@@ -450,6 +450,7 @@ static void post(struct swai_netport *np)
                               "port's or node's");
         return;
     }
+    trace_swai_nic_post(np->node, np->sel, d.kind, d.cpcnt, np->time_ns);
     r = swai_nic_post(np->nic, &d, swai_timing_ns_to_ps(np->time_ns));
     np->post_status = r == -ENOSPC ? SWAI_NIC_POST_FULL :
                       r ? SWAI_NIC_POST_INVALID : SWAI_NIC_POST_OK;
