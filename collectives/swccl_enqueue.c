@@ -60,13 +60,17 @@ static struct swccl_inst *inst_find(struct swccl_shared *sh, uint64_t seq, bool 
 	return i;
 }
 
-/* @b if it is a buffer, else one placed like @like, apart from it. */
-static struct swccl_buf stand_in(struct swccl_buf b, const struct swccl_buf *like)
+/*
+ * @b if it is a buffer, else one placed like @like: the same one when the
+ * call is @in_place, else apart from it.
+ */
+static struct swccl_buf stand_in(struct swccl_buf b, const struct swccl_buf *like, bool in_place)
 {
 	if (b.va || !like->va)
 		return b;
 	b = *like;
-	b.va = like->va ^ (1ULL << 38);		/* not in place: nowhere near */
+	if (!in_place)
+		b.va = like->va ^ (1ULL << 38);		/* not in place: nowhere near */
 	return b;
 }
 
@@ -75,22 +79,45 @@ static struct swccl_buf stand_in(struct swccl_buf b, const struct swccl_buf *lik
  * placed like ours -- all a rank's own program needs of them, and what the
  * cost model assumes of them, so that every process makes the same choice
  * from the same call.  A root's buffer that ours lacks (Broadcast's send,
- * Reduce's receive) is placed like the one we have.
+ * Reduce's receive) is placed like the one we have: the same buffer if our
+ * caller gave one pointer for both (NCCL's in-place call, which a job's
+ * ranks make alike), else apart -- what the root's process knows for sure,
+ * and its copy of an input onto itself costs nothing (swccl_rdma_proto.c).
  */
+/*
+ * NCCL's in-place AllGather (ReduceScatter) has a rank's input (output) at
+ * its own block of the other buffer: if ours is at block @me, rank @q's is
+ * at block @q, not at ours.
+ */
+static void mirror_own_block(struct swccl_call *c, int me, int q)
+{
+	uint64_t blk = (uint64_t)c->count * c->esize;
+	struct swccl_rank *m = &c->r[me], *r = &c->r[q];
+
+	if (c->coll == SWCCL_ALLGATHER && m->send.va && m->send.va == m->recv.va + me * blk)
+		r->send.va = r->recv.va + (uint64_t)q * blk;
+	else if (c->coll == SWCCL_REDUCESCATTER && m->recv.va &&
+		 m->recv.va == m->send.va + me * blk)
+		r->recv.va = r->send.va + (uint64_t)q * blk;
+}
+
 static void mirror_remote(struct swccl_shared *sh, struct swccl_call *c)
 {
 	struct swccl_rank like;
+	bool in_place;
 	int me = 0;
 
 	while (me < sh->nranks && sh->comm[me]->remote)
 		me++;
 	like = c->r[me];
-	like.send = stand_in(like.send, &c->r[me].recv);
-	like.recv = stand_in(like.recv, &c->r[me].send);
+	in_place = like.sp && like.sp == (const void *)like.rp;
+	like.send = stand_in(like.send, &c->r[me].recv, in_place);
+	like.recv = stand_in(like.recv, &c->r[me].send, in_place);
 	for (int q = 0; q < sh->nranks; q++) {
 		if (!sh->comm[q]->remote)
 			continue;
 		c->r[q] = like;
+		mirror_own_block(c, me, q);
 		c->r[q].pv = NULL;	/* its blocks are its own (swccl_p2p.c) */
 		c->r[q].stream = NULL;
 		c->r[q].dev = -1;

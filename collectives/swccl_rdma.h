@@ -128,7 +128,7 @@ void swccl_rdma_call_free(struct swccl_rdma_call *x);
 /* The bytes of rank @r's input, and its scratch (what x->in_va, x->scratch_va hold). */
 uint64_t swccl_rdma_in_bytes(const struct swccl_rdma_call *x);
 uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x);
-/* Does rank @r's input overlap its output (an AllToAll in place)? */
+/* Must rank @r's input be copied out first: does anything write its output where it is? */
 bool swccl_rdma_in_place(const struct swccl_rdma_call *x, int r);
 /* The call for x->local's ranks over @io: the ready records, then phase by phase. */
 swcclResult_t swccl_rdma_exchange(struct swccl_rdma_call *x, const struct swccl_rdma_io *io);

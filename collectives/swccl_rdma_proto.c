@@ -207,12 +207,54 @@ uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x)
 	return at(x, 0, SWAI_BUF_SCRATCH, x->s.scratch_chunks);
 }
 
+/* Is rank @r's copy step @st one onto itself (the input already where the output wants it)? */
+static bool onto_itself(const struct swccl_rdma_call *x, int r, const struct swai_step *st)
+{
+	const struct swccl_rank *cr = &x->c->r[r];
+
+	return !x->c->v && st->op == SWAI_STEP_COPY && st->src_buf == SWAI_BUF_IN &&
+	       st->dst_buf == SWAI_BUF_OUT &&
+	       cr->send.va + at(x, r, SWAI_BUF_IN, st->src_off) ==
+	       cr->recv.va + at(x, r, SWAI_BUF_OUT, st->dst_off) &&
+	       len(x, r, SWAI_BUF_IN, st->src_off, st->count) ==
+	       len(x, r, SWAI_BUF_OUT, st->dst_off, st->count);
+}
+
+/*
+ * Must rank @r's input be copied out first?  Only if something writes its
+ * output where its input is: a message, or a copy that moves it.  An
+ * AllToAll in place does; a Broadcast's root or an AllGather's rank in
+ * place (NCCL's: the input is the rank's own block of the output) does
+ * not -- its own copy is onto itself, and nobody else writes there.
+ */
 bool swccl_rdma_in_place(const struct swccl_rdma_call *x, int r)
 {
 	uint64_t in = x->c->r[r].send.va, out = x->c->r[r].recv.va, n = swccl_rdma_in_bytes(x);
+	const struct swai_sched_rank *rk = &x->s.ranks[r];
+
+	bool reads = false;
 
 	/* AllToAllv's blocks never overlap (swccl_p2p.c) */
-	return !x->c->v && in < out + n && out < in + n;
+	if (x->c->v || !in || !out)
+		return false;
+	for (int i = 0; i < rk->nsteps; i++)
+		reads |= (rk->steps[i].op == SWAI_STEP_SEND || rk->steps[i].op == SWAI_STEP_COPY) &&
+			 rk->steps[i].src_buf == SWAI_BUF_IN;
+	if (!reads)
+		return false;	/* a Broadcast's other ranks: their input is not used */
+	for (int i = 0; i < rk->nsteps; i++) {
+		const struct swai_step *st = &rk->steps[i];
+		uint64_t a, l;
+
+		if ((!is_recv(st) && st->op != SWAI_STEP_COPY) || st->dst_buf != SWAI_BUF_OUT ||
+		    onto_itself(x, r, st))
+			continue;
+		a = out + at(x, r, SWAI_BUF_OUT, st->dst_off);
+		l = len(x, r, SWAI_BUF_OUT, st->dst_off, st->count);
+		if (a < in + n && in < a + l)
+			return true;
+	}
+	return false;
 }
 
 /* A descriptor that fires when rank @r's @port has counted @cp more packets. */
@@ -476,6 +518,8 @@ static swcclResult_t phase_post(struct swccl_rdma_call *x, const struct swccl_rd
 			continue;
 		}
 		bytes = len(x, r, st->src_buf, st->src_off, st->count);
+		if (st->op == SWAI_STEP_COPY && !x->in_copy[r] && onto_itself(x, r, st))
+			continue;			/* already there: nothing to move */
 		if (st->op == SWAI_STEP_COPY) {		/* a loopback, counted here */
 			nd += window_writes(x, r, SWCCL_RDMA_PHASE_PORT(k), r,
 					    va_of(x, r, st->dst_buf, st->dst_off),
