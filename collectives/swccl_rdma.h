@@ -100,6 +100,12 @@ struct swccl_rdma_call {
 	 */
 	uint64_t win_off, win_len;
 	bool in_copy[SWCCL_MAX_RANKS];		/* in place: IN copied to in_va first */
+	/*
+	 * In place: the input's last piece (from copy_off) is copied out with
+	 * the first round's records, on their port ahead of them.
+	 */
+	bool copy_last[SWCCL_MAX_RANKS];
+	uint64_t copy_off[SWCCL_MAX_RANKS];
 	uint64_t in_va[SWCCL_MAX_RANKS];
 	uint64_t scratch_va[SWCCL_MAX_RANKS];
 };
