@@ -245,6 +245,12 @@ SDAA_API SDAA_SYMVER("@SDAA_0.2") sdaaError_t TIMING_V2(void *p, int device)
 	return sdaa_error(err);
 }
 
+SDAA_API sdaaError_t sdaaHostWaitUntil(unsigned long long modeledNs)
+{
+	sdaa_model_advance(sdaa_hclock(), modeledNs, 0);
+	return sdaaSuccess;
+}
+
 sdaaError_t TIMING_V4(struct sdaaTimingParams *p, int device);
 SDAA_API SDAA_SYMVER("@@SDAA_0.4") sdaaError_t TIMING_V4(struct sdaaTimingParams *p, int device)
 {

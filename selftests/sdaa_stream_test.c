@@ -309,6 +309,39 @@ TEST(modeled_time_is_deterministic)
 }
 
 /*
+ * sdaaHostWaitUntil: the host clock moves to a later time, never back, and
+ * an event recorded after it is stamped there (what a launcher's common
+ * start relies on).
+ */
+TEST(host_waits_until_a_modeled_time)
+{
+	struct sdaaTimingParams t0, t1;
+	sdaaEvent_t a, b;
+	float ms = 0;
+
+	ASSERT_EQ(sdaaSuccess, sdaaDeviceGetTimingParams(&t0, 0));
+	ASSERT_EQ(sdaaSuccess, sdaaHostWaitUntil(t0.hostClockNs + 123456));
+	ASSERT_EQ(sdaaSuccess, sdaaDeviceGetTimingParams(&t1, 0));
+	EXPECT_EQ(t0.hostClockNs + 123456, t1.hostClockNs);
+	ASSERT_EQ(sdaaSuccess, sdaaHostWaitUntil(t0.hostClockNs));	/* earlier: stays */
+	ASSERT_EQ(sdaaSuccess, sdaaDeviceGetTimingParams(&t0, 0));
+	EXPECT_EQ(t1.hostClockNs, t0.hostClockNs);
+	NEED_SUBMIT();
+	ASSERT_EQ(sdaaSuccess, sdaaEventCreate(&a));
+	ASSERT_EQ(sdaaSuccess, sdaaEventCreate(&b));
+	ASSERT_EQ(sdaaSuccess, sdaaDeviceSynchronize());
+	ASSERT_EQ(sdaaSuccess, sdaaEventRecord(a, NULL));
+	ASSERT_EQ(sdaaSuccess, sdaaDeviceGetTimingParams(&t0, 0));
+	ASSERT_EQ(sdaaSuccess, sdaaHostWaitUntil(t0.hostClockNs + 250000));
+	ASSERT_EQ(sdaaSuccess, sdaaEventRecord(b, NULL));
+	ASSERT_EQ(sdaaSuccess, sdaaEventSynchronize(b));
+	ASSERT_EQ(sdaaSuccess, sdaaEventElapsedTime(&ms, a, b));
+	EXPECT_GE(ms, 0.25f);
+	sdaaEventDestroy(a);
+	sdaaEventDestroy(b);
+}
+
+/*
  * Order: a chain of dependent copies on one stream, then a producer stream
  * and a consumer stream on another core group ordered only by an event.
  */

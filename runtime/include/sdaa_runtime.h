@@ -440,6 +440,15 @@ struct sdaaTimingParams {
 	unsigned int bf16Gflops;	/* per CG, peak GEMM GFLOP/s with bf16 inputs */
 };
 sdaaError_t sdaaDeviceGetTimingParams(struct sdaaTimingParams *params, int device);
+/*
+ * The host waits in modeled time until @modeledNs: this process's host
+ * clock (hostClockNs) moves there if it is earlier, and stays if it is
+ * later.  What a launcher or a benchmark does to start the processes of a
+ * job at one modeled time (each process keeps its own host clock, and the
+ * cards' clocks meet only through the packets between them).  Wall time is
+ * not spent.
+ */
+sdaaError_t sdaaHostWaitUntil(unsigned long long modeledNs);
 
 /*
  * Compute kernels (SDAA_VERSION 40; cards with DRM_SWAI_CAP_COMPUTE, else

@@ -10,7 +10,9 @@
  * is the latest rank's stop - start: it includes the first launch cost, and
  * a host wait the library does at its end (RING's last sync), as the paper
  * counts them.  Runs are not overlapped (unlike nccl-tests' back-to-back
- * loop), so every run pays the launch as a single call would.
+ * loop), so every run pays the launch as a single call would.  Under a
+ * launcher the processes' host clocks are first brought to one modeled
+ * time (common_start), so every rank starts together there too.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -273,6 +275,7 @@ void bench_banner(const struct bench *b)
 
 struct call {
 	size_t param, esize;
+	swcclAlgo_t algo;		/* the row's */
 	const void *send[BENCH_MAX_RANKS];
 	void *recv[BENCH_MAX_RANKS];
 };
@@ -370,6 +373,34 @@ static void sync_all(struct bench *b)
 }
 
 /*
+ * Under a launcher every process keeps its own host clock, and the call
+ * before left them apart (a tree's root ends before its leaves, a
+ * Broadcast's root before the others).  So each waits, in modeled time,
+ * until one start: the latest clock (an AllReduce max over the NICs) plus
+ * what that AllReduce takes by its model -- each process started it no
+ * later than the latest did, so each has ended it by then.  A row is then
+ * timed from a common start, as with one process, and as the predictions
+ * assume.  @algo: the row's algorithm, set back after.
+ */
+static void common_start(struct bench *b, swcclAlgo_t algo)
+{
+	int64_t *t = (int64_t *)(b->xv + 6);
+	struct sdaaTimingParams tp;
+	struct swcclCallInfo info;
+
+	if (!b->world)
+		return;
+	TRY(sdaaDeviceGetTimingParams(&tp, b->dev[0]));
+	*t = (int64_t)tp.hostClockNs;
+	CCL(b, swcclCommSetAlgo(b->comm[0], swcclAlgoNic));
+	CCL(b, swcclAllReduce(t, t, 1, swcclInt64, swcclMax, b->comm[0], b->s[0]));
+	CCL(b, swcclCommLastCallInfo(b->comm[0], &info));
+	CCL(b, swcclCommSetAlgo(b->comm[0], algo));
+	TRY(sdaaHostWaitUntil((unsigned long long)*t +
+			      (unsigned long long)(info.predicted_us * 1e3) + tp.syncNs));
+}
+
+/*
  * One timed run: modeled and wall us of the latest rank.  Events of two
  * cards do not compare (each card has its clock), so with --cards every
  * rank is timed from a start event on its own stream.
@@ -377,6 +408,7 @@ static void sync_all(struct bench *b)
 static void timed(struct bench *b, const struct call *c, double *model, double *wall)
 {
 	sync_all(b);
+	common_start(b, c->algo);
 	for (int r = 0; r < (b->o.cards ? b->o.nranks : 1); r++)
 		TRY(sdaaEventRecord(b->o.cards ? b->starts[r] : b->start, b->s[r]));
 	launch(b, c);
@@ -592,7 +624,7 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 		.nranks = bench_world(b), .cards = b->world ? b->world : o->cards ? o->cards : 1,
 		.nodes = b->nodes ? b->nodes : 1, .wrong = -1 };
 	struct swcclCallInfo info;
-	struct call c = { .esize = bench_type_size(o->type) };
+	struct call c = { .esize = bench_type_size(o->type), .algo = algo };
 	double model = 0, wall = 0, m, w;
 
 	row.bytes = bench_counts(o->coll, bytes, c.esize, bench_world(b), &row.count, &c.param);
