@@ -118,6 +118,7 @@ struct swccl_call {
 	int fabric_id[SWCCL_MAX_RANKS];		/* rank -> card of the topology */
 	uint32_t xreach[SWCCL_MAX_RANKS];	/* bit q: rank r's card reaches q's */
 	int xplane, xplanes;	/* plane j of G running at once on the cards' CGs; 0, 1 */
+	bool alone;		/* a level whose other planes idle meanwhile (swccl_op.alone) */
 	const struct swai_topo *topo;		/* for the estimates; NULL: none */
 	int node[SWCCL_MAX_RANKS];	/* rank -> its node: PLANE's grouping (seed 002) */
 	bool v;			/* AllToAll of per-peer blocks (r[].pv): AllToAllv, Send/Recv */

@@ -82,12 +82,14 @@ static void init(struct swccl_call *c, const struct swccl_op *op)
 	c->op = reduces(op->coll) ? op->op : swcclSum;
 	c->root = op->root;
 	c->esize = swccl_type_size(op->dtype);
+	c->alone = op->alone;
 }
 
 static bool same(const struct swccl_call *c, const struct swccl_op *op)
 {
 	return c->coll == op->coll && c->count == op->count && c->dtype == op->dtype &&
-	       (!reduces(op->coll) || c->op == op->op) && c->root == op->root;
+	       (!reduces(op->coll) || c->op == op->op) && c->root == op->root &&
+	       c->alone == op->alone;
 }
 
 /* The algorithm asked for: the comm's, else SWCCL_ALGO. */

@@ -30,6 +30,12 @@ struct swccl_op {
 	const void *fp[FB_N];		/* fused calls: the buffers */
 	struct swccl_peers *pv;		/* AllToAllv, Send/Recv: the blocks */
 	bool merge;			/* Send/Recv: one op per rank in a group */
+	/*
+	 * In levels (swccl_hier.c): this plane's level runs while the comm's
+	 * other planes idle, so it has the links to itself (a Broadcast's or
+	 * Reduce's level between cards, on the root's plane).
+	 */
+	bool alone;
 };
 
 struct swccl_kind {

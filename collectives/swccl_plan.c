@@ -24,7 +24,7 @@
  */
 struct key {
 	const struct swccl_kind *kind;
-	int coll, dtype, op, root, nranks, want, pipeline, kinsns, peer;
+	int coll, dtype, op, root, nranks, want, pipeline, kinsns, peer, alone;
 	size_t count, ldm;
 	uint64_t scratch, stage;
 	size_t scratch_bytes, stage_bytes;
@@ -75,6 +75,7 @@ static void make_key(const struct swccl_call *c, struct key *k)
 	k->pipeline = c->pipeline;
 	k->kinsns = c->kinsns;
 	k->peer = c->peer;
+	k->alone = c->alone;
 	k->count = c->count;
 	k->ldm = c->ldm;
 	for (int r = 0; r < c->nranks; r++) {

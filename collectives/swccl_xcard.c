@@ -397,12 +397,7 @@ void swccl_xcard_topo(struct swccl_shared *sh, struct swccl_call *c)
 	memcpy(c->fabric_id, sh->fabric_id, sizeof(c->fabric_id));
 	memcpy(c->xreach, sh->reach, sizeof(c->xreach));
 	c->xplane = sh->plane;
-	/*
-	 * In levels every plane runs its part of an AllReduce, AllGather, ...
-	 * at once, sharing the links; a Broadcast's or Reduce's plane level is
-	 * the root's plane alone (swccl_hier.c).
-	 */
-	c->xplanes = c->coll == SWCCL_BROADCAST || c->coll == SWCCL_REDUCE ? 1 : sh->planes;
+	c->xplanes = c->alone ? 1 : sh->planes;
 	c->topo = topo(sh);
 	/* The topology's nodes group the cards (PLANE); without one, a node of all. */
 	for (int r = 0; r < c->nranks; r++)
