@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * swccl_rdma_proto.c - the protocol of a schedule over RDMA WRITE
- * (swccl_rdma.h): its phases, the ready records, and phase by phase the
+ * (swccl_rdma_proto.h): its phases, the ready records, and phase by phase the
  * copies and messages as WRITEs and the counts of what arrived.  What
  * carries it is a struct swccl_rdma_io: the cards' ports (swccl_rdma_run.c)
  * or their NIC engines (swccl_rdma_model.c), so the plan's time is the
@@ -15,7 +15,7 @@
 
 #include "swai-gen.h"
 #include "swccl_kind.h"
-#include "swccl_rdma.h"
+#include "swccl_rdma_proto.h"
 #include "swccl_xcard.h"
 
 static bool is_recv(const struct swai_step *st)
