@@ -39,7 +39,8 @@ pkgs=(build-essential pkg-config ninja-build python3-pycotap python3-venv
       libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev flex bison
       seabios qemu-system-data ipxe-qemu busybox-static cpio kmod xz-utils
       libdrm-dev libnuma-dev jq gnuplot-nox libblas-dev libopenblas0-serial dkms
-      libjansson-dev libxml2-dev libelf-dev bc libsimgrid-dev coinor-libcbc-dev)
+      libjansson-dev libxml2-dev libelf-dev bc libsimgrid-dev coinor-libcbc-dev
+      libgoogle-perftools-dev)
 kpat='^linux-image-6\.12\.[0-9]+\+deb12-amd64$'
 kimg=$(apt-cache search --names-only "$kpat" | awk '{print $1}' | sort -V | tail -n1)
 [ -n "$kimg" ] || { log "no linux-image-6.12.*+deb12-amd64 in the archive"; exit 1; }

@@ -69,27 +69,108 @@ static sg_mailbox_t mbox(int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/* --card: the step as a core group runs it -- a SEND's COPY waits for its bytes to land. */
-static void card_step(const struct swai_step *st, bool direct, sg_mailbox_t *to,
-                      sg_mailbox_t *from)
+/*
+ * One step as a rank's actor replays it, in the rank's issue order.  A
+ * thousand actors take turns, so between two steps of one rank the others
+ * have evicted its data from the caches: everything a step needs is here,
+ * in one record, and the records lie in the order they run (the schedule's
+ * steps, their dependencies and the cost model were three to five cache
+ * misses a step, a fifth of a 1024-rank ring's wall time).
+ */
+struct act {
+    sg_comm_t comm;         /* a SEND in flight; NULL once it landed */
+    sg_mailbox_t box;       /* SEND: to the peer; a receive: from it */
+    uint64_t bytes;         /* the message */
+    uint64_t pre_ps;        /* --card: before it (a SEND's COPY) */
+    uint64_t post_ps;       /* after it: the step's local work */
+    uint64_t woken_ps;      /* after a receive the actor had to wait for */
+    uint32_t deps_at, ndeps;    /* sends it waits for: prog.deps[deps_at ..] */
+    uint8_t op;             /* enum swai_step_op */
+};
+
+struct prog {
+    struct act *act;        /* [n], in issue order */
+    uint32_t *deps;         /* positions of SEND acts */
+    int n;
+};
+
+/*
+ * A rank's steps as acts (above): costs from the cost model, or as a core
+ * group runs them under --card (swai-sim-card.c); a step's dependencies on
+ * sends as positions in issue order (only a send can be in flight).
+ */
+static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *from)
+{
+    const struct swai_sched_rank *rk = &run.s->ranks[r];
+    int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
+    int *order = calloc((size_t)rk->nsteps + 1, sizeof(*order));
+    int *pos = calloc((size_t)rk->nsteps + 1, sizeof(*pos));
+    uint32_t nd = 0;
+
+    pg->n = rk->nsteps;
+    pg->act = calloc((size_t)rk->nsteps + 1, sizeof(*pg->act));
+    pg->deps = calloc((size_t)rk->ndeps + 1, sizeof(*pg->deps));
+    if (!order || !pos || !pg->act || !pg->deps || swai_sched_issue_order(rk, order)) {
+        free(order);
+        free(pos);
+        return -1;
+    }
+    for (int k = 0; k < rk->nsteps; k++) {
+        pos[order[k]] = k;
+    }
+    for (int k = 0; k < rk->nsteps; k++) {
+        const struct swai_step *st = &rk->steps[order[k]];
+        struct act *a = &pg->act[k];
+        bool send = st->op == SWAI_STEP_SEND;
+
+        a->op = st->op;
+        a->box = send ? to[st->peer] : st->peer >= 0 ? from[st->peer] : NULL;
+        a->bytes = swai_sched_range_bytes(run.s, run.bytes, send ? st->src_off : st->dst_off,
+                                          st->count);
+        if (run.as_card) {
+            bool direct = run.direct[r][order[k]];
+
+            a->pre_ps = swai_sim_card_before_ps(&run.p, st);
+            a->post_ps = swai_sim_card_after_ps(&run.p, st, direct, false, a->bytes,
+                                                SWAI_CG_LDM_DEFAULT);
+            a->woken_ps = swai_sim_card_after_ps(&run.p, st, direct, true, a->bytes,
+                                                 SWAI_CG_LDM_DEFAULT);
+        } else if (!send) {
+            a->post_ps = swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p);
+            a->woken_ps = a->post_ps;
+        }
+        a->deps_at = nd;
+        for (uint32_t d = 0; d < st->ndeps; d++) {
+            int on = (int)rk->deps[st->deps_at + d];
+
+            if (rk->steps[on].op == SWAI_STEP_SEND) {
+                pg->deps[nd++] = (uint32_t)pos[on];
+                a->ndeps++;
+            }
+        }
+    }
+    free(order);
+    free(pos);
+    return 0;
+}
+
+/* --card: the act as a core group runs it -- a SEND's COPY waits for its bytes to land. */
+static void card_act(const struct act *a)
 {
     static char payload;
-    uint64_t bytes = swai_sched_range_bytes(run.s, run.bytes, st->op == SWAI_STEP_SEND ?
-                                            st->src_off : st->dst_off, st->count);
-
     bool slept = false;
 
-    sg_actor_sleep_for(ps_s(swai_sim_card_before_ps(&run.p, st)));
-    if (st->op == SWAI_STEP_SEND) {
-        sg_mailbox_put(to[st->peer], &payload, (long)bytes);
+    sg_actor_sleep_for(ps_s(a->pre_ps));
+    if (a->op == SWAI_STEP_SEND) {
+        sg_mailbox_put(a->box, &payload, (long)a->bytes);
         run.transfers++;
-    } else if (st->op == SWAI_STEP_RECV || st->op == SWAI_STEP_RECV_REDUCE) {
+    } else if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
         double t0 = simgrid_get_clock();
 
-        sg_mailbox_get(from[st->peer]);
+        sg_mailbox_get(a->box);
         slept = simgrid_get_clock() > t0;   /* the WAIT found it there: no wake-up */
     }
-    sg_actor_sleep_for(ps_s(swai_sim_card_after_ps(&run.p, st, direct, slept, bytes, SWAI_CG_LDM_DEFAULT)));
+    sg_actor_sleep_for(ps_s(slept ? a->woken_ps : a->post_ps));
 }
 
 /*
@@ -105,21 +186,21 @@ static void card_step(const struct swai_step *st, bool direct, sg_mailbox_t *to,
 #define REAP_MAX 16
 
 struct in_flight {
-    int *step;              /* the sending steps, in no order */
+    struct act *act;        /* the rank's acts */
+    int *at;                /* the sending acts' positions, in no order */
     int n;
-    sg_comm_t *set;         /* scratch: REAP_MAX of their comms and one receive */
-    sg_comm_t *comm;        /* [step], NULL once landed */
+    sg_comm_t set[REAP_MAX + 1];    /* scratch: REAP_MAX of their comms and one receive */
 };
 
-static void landed(struct in_flight *fl, int step)
+static void landed(struct in_flight *fl, int at)
 {
     for (int i = 0; i < fl->n; i++) {
-        if (fl->step[i] == step) {
-            fl->step[i] = fl->step[--fl->n];
+        if (fl->at[i] == at) {
+            fl->at[i] = fl->at[--fl->n];
             break;
         }
     }
-    fl->comm[step] = NULL;
+    fl->act[at].comm = NULL;
 }
 
 static void receive(struct in_flight *fl, sg_mailbox_t from)
@@ -132,14 +213,14 @@ static void receive(struct in_flight *fl, sg_mailbox_t from)
         ssize_t i;
 
         for (int k = 0; k < n; k++) {
-            fl->set[k] = fl->comm[fl->step[k]];
+            fl->set[k] = fl->act[fl->at[k]].comm;
         }
         fl->set[n] = rc;
         i = sg_comm_wait_any(fl->set, (size_t)n + 1);
         if (i == n) {
             return;
         }
-        landed(fl, fl->step[i]);
+        landed(fl, fl->at[i]);
     }
 }
 
@@ -147,20 +228,14 @@ static void rank_main(int argc, char **argv)
 {
     int r = atoi(argv[argc - 1]);
     const struct swai_sched_rank *rk = &run.s->ranks[r];
-    int *order = calloc((size_t)rk->nsteps + 1, sizeof(*order));
-    sg_comm_t *comm = calloc((size_t)rk->nsteps + 1, sizeof(*comm));
-    struct in_flight fl = {
-        .step = calloc((size_t)rk->nsteps + 1, sizeof(int)),
-        .set = calloc(REAP_MAX + 1, sizeof(sg_comm_t)),
-        .comm = comm,
-    };
     /* This rank's mailboxes to and from each peer, looked up once. */
     sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
     sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
+    struct prog pg = { 0 };
+    struct in_flight fl = { .at = calloc((size_t)rk->nsteps + 1, sizeof(int)) };
     static char payload;
-    int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
 
-    if (!order || !comm || !fl.step || !fl.set || !to || !from) {
+    if (!to || !from || !fl.at) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -179,60 +254,52 @@ static void rank_main(int argc, char **argv)
             to[st->peer] = mbox(r, st->peer);
         }
     }
-    sg_barrier_wait(run.ready);
-    if (swai_sched_issue_order(rk, order)) {
-        fprintf(stderr, "swccl-sim: rank %d: its steps have no order\n", r);
+    if (prog_build(r, &pg, to, from)) {
+        fprintf(stderr, "swccl-sim: rank %d: out of memory, or its steps have no order\n", r);
         abort();
     }
+    free(to);
+    free(from);
+    fl.act = pg.act;
+    sg_barrier_wait(run.ready);
     if (run.as_card) {
         sg_actor_sleep_for(ps_s(swai_sim_card_launch_ps(&run.p)));
     }
-    for (int k = 0; k < rk->nsteps; k++) {
-        const struct swai_step *st = &rk->steps[order[k]];
+    for (int k = 0; k < pg.n; k++) {
+        struct act *a = &pg.act[k];
 
         /* A step after a send of the same bytes waits for them to be gone. */
-        for (uint32_t d = 0; d < st->ndeps; d++) {
-            int on = (int)rk->deps[st->deps_at + d];
+        for (uint32_t d = 0; d < a->ndeps; d++) {
+            int on = (int)pg.deps[a->deps_at + d];
 
-            if (comm[on]) {
-                sg_comm_wait(comm[on]);
+            if (pg.act[on].comm) {
+                sg_comm_wait(pg.act[on].comm);
                 landed(&fl, on);
             }
         }
         if (run.as_card) {
-            card_step(st, run.direct[r][order[k]], to, from);
+            card_act(a);
             continue;
         }
-        switch (st->op) {
-        case SWAI_STEP_SEND: {
-            long bytes = (long)swai_sched_range_bytes(run.s, run.bytes, st->src_off,
-                                                      st->count);
-
-            comm[order[k]] = sg_mailbox_put_async(to[st->peer], &payload, bytes);
-            fl.step[fl.n++] = order[k];
+        if (a->op == SWAI_STEP_SEND) {
+            a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
+            fl.at[fl.n++] = k;
             run.transfers++;
-            break;
+            continue;
         }
-        case SWAI_STEP_RECV:
-        case SWAI_STEP_RECV_REDUCE:
-            receive(&fl, from[st->peer]);
-            /* fall through */
-        default:
-            sg_actor_sleep_for(ps_s(swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p)));
-            break;
+        if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
+            receive(&fl, a->box);
         }
+        sg_actor_sleep_for(ps_s(a->post_ps));
     }
     while (fl.n) {
-        sg_comm_wait(comm[fl.step[0]]);
-        landed(&fl, fl.step[0]);
+        sg_comm_wait(pg.act[fl.at[0]].comm);
+        landed(&fl, fl.at[0]);
     }
     run.end[r] = simgrid_get_clock();
-    free(order);
-    free(to);
-    free(from);
-    free(fl.step);
-    free(fl.set);
-    free(comm);
+    free(fl.at);
+    free(pg.act);
+    free(pg.deps);
 }
 
 static double wall_now(void)
