@@ -182,6 +182,12 @@ sim_check() {
 			(map(select(.algo == \"DIRECT\"))[0]) as \$d | (map(select(.algo == \"PLANE\"))[0]) as \$p |
 			\$d.internode_msgs == 896 and \$p.internode_msgs == 224 and
 			\$d.internode_bytes == \$p.internode_bytes))" >/dev/null'
+	out=$("$b" -t a2-cluster -a RING,NHR -n 64 --size 32M --json --baseline)
+	echo "$out" | sed 's/^/# /'
+	t "--baseline: the same rows, and what SimGrid's actors alone take for their transfers" \
+		'[ "$(echo "$out" | jq -c "{algo, time_us, transfers}")" = \
+		   "$("$b" -t a2-cluster -a RING,NHR -n 64 --size 32M --json | jq -c "{algo, time_us, transfers}")" ] &&
+		 echo "$out" | jq -s -e "length == 2 and all(.base_wall_s > 0)" >/dev/null'
 	t "bad usage exits 2" '"$b" -n 0 >/dev/null 2>&1; [ $? -eq 2 ]'
 	echo "1..$n"
 }

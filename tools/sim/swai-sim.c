@@ -42,7 +42,7 @@ static struct {
     struct swai_timing_props p;
     uint64_t bytes;
     const int *card;
-    bool as_card;
+    bool as_card, bare;
     bool **direct;          /* --card: [rank][step], a receive the sender writes in place */
     sg_bar_t ready;
     double *end;            /* [rank] seconds */
@@ -224,6 +224,90 @@ static void receive(struct in_flight *fl, sg_mailbox_t from)
     }
 }
 
+/*
+ * The baseline (swai_sim_in.bare): the rank's transfers in its issue
+ * order as plainly as SimGrid's C API writes them -- a send started and
+ * waited for after the next receive, a receive a blocking get, the same
+ * sleeps, no dependencies.  What it takes to simulate is what SimGrid's
+ * actors cost for these transfers on this machine, measured beside the
+ * replay's own wall time (replay() makes about as many simcalls).
+ */
+static void bare_main(struct prog *pg)
+{
+    static char payload;
+    sg_comm_t *sent = calloc((size_t)pg->n + 1, sizeof(*sent));
+    int n = 0;
+
+    if (!sent) {
+        fprintf(stderr, "swccl-sim: out of memory\n");
+        abort();
+    }
+    for (int k = 0; k < pg->n; k++) {
+        const struct act *a = &pg->act[k];
+
+        if (a->op == SWAI_STEP_SEND) {
+            sent[n++] = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
+            run.transfers++;
+            continue;
+        }
+        if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
+            sg_mailbox_get(a->box);
+        }
+        while (n) {
+            sg_comm_wait(sent[--n]);
+        }
+        sg_actor_sleep_for(ps_s(a->post_ps));
+    }
+    while (n) {
+        sg_comm_wait(sent[--n]);
+    }
+    free(sent);
+}
+
+/* The rank's program as the schedule runs it (swai-sim.h). */
+static void replay(struct prog *pg)
+{
+    struct in_flight fl = { .act = pg->act, .at = calloc((size_t)pg->n + 1, sizeof(int)) };
+    static char payload;
+
+    if (!fl.at) {
+        fprintf(stderr, "swccl-sim: out of memory\n");
+        abort();
+    }
+    for (int k = 0; k < pg->n; k++) {
+        struct act *a = &pg->act[k];
+
+        /* A step after a send of the same bytes waits for them to be gone. */
+        for (uint32_t d = 0; d < a->ndeps; d++) {
+            int on = (int)pg->deps[a->deps_at + d];
+
+            if (pg->act[on].comm) {
+                sg_comm_wait(pg->act[on].comm);
+                landed(&fl, on);
+            }
+        }
+        if (run.as_card) {
+            card_act(a);
+            continue;
+        }
+        if (a->op == SWAI_STEP_SEND) {
+            a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
+            fl.at[fl.n++] = k;
+            run.transfers++;
+            continue;
+        }
+        if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
+            receive(&fl, a->box);
+        }
+        sg_actor_sleep_for(ps_s(a->post_ps));
+    }
+    while (fl.n) {
+        sg_comm_wait(pg->act[fl.at[0]].comm);
+        landed(&fl, fl.at[0]);
+    }
+    free(fl.at);
+}
+
 static void rank_main(int argc, char **argv)
 {
     int r = atoi(argv[argc - 1]);
@@ -232,10 +316,8 @@ static void rank_main(int argc, char **argv)
     sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
     sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
     struct prog pg = { 0 };
-    struct in_flight fl = { .at = calloc((size_t)rk->nsteps + 1, sizeof(int)) };
-    static char payload;
 
-    if (!to || !from || !fl.at) {
+    if (!to || !from) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -260,44 +342,16 @@ static void rank_main(int argc, char **argv)
     }
     free(to);
     free(from);
-    fl.act = pg.act;
     sg_barrier_wait(run.ready);
     if (run.as_card) {
         sg_actor_sleep_for(ps_s(swai_sim_card_launch_ps(&run.p)));
     }
-    for (int k = 0; k < pg.n; k++) {
-        struct act *a = &pg.act[k];
-
-        /* A step after a send of the same bytes waits for them to be gone. */
-        for (uint32_t d = 0; d < a->ndeps; d++) {
-            int on = (int)pg.deps[a->deps_at + d];
-
-            if (pg.act[on].comm) {
-                sg_comm_wait(pg.act[on].comm);
-                landed(&fl, on);
-            }
-        }
-        if (run.as_card) {
-            card_act(a);
-            continue;
-        }
-        if (a->op == SWAI_STEP_SEND) {
-            a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
-            fl.at[fl.n++] = k;
-            run.transfers++;
-            continue;
-        }
-        if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
-            receive(&fl, a->box);
-        }
-        sg_actor_sleep_for(ps_s(a->post_ps));
-    }
-    while (fl.n) {
-        sg_comm_wait(pg.act[fl.at[0]].comm);
-        landed(&fl, fl.at[0]);
+    if (run.bare) {
+        bare_main(&pg);
+    } else {
+        replay(&pg);
     }
     run.end[r] = simgrid_get_clock();
-    free(fl.at);
     free(pg.act);
     free(pg.deps);
 }
@@ -452,7 +506,8 @@ int swai_sim_run(const struct swai_sim_in *in, struct swai_sim_out *out,
         run.s = in->s;
         run.t = in->t;
         run.bytes = in->bytes;
-        run.as_card = in->as_card;
+        run.as_card = in->as_card && !in->bare;
+        run.bare = in->bare;
         if (in->card) {
             run.p = *in->card;
         } else {

@@ -41,6 +41,9 @@ struct swai_sim_in {
     uint64_t bytes;             /* the data the schedule's chunks cut */
     const int *rank_card;       /* rank -> card; NULL: rank r on card r */
     bool as_card;               /* each rank as a card's core group runs it (swai-sim-card.c) */
+    bool bare;                  /* the baseline: the same transfers as plainly as SimGrid's
+                                 * C API allows, for its wall time alone (out->us is not
+                                 * the schedule's: a rank waits for its sends) */
 };
 
 struct swai_sim_out {

@@ -13,7 +13,10 @@
  *
  * One row per (ranks, size, algorithm), as nccl-tests prints them: time,
  * algbw, busbw, the transfers replayed and what simulating it took here
- * (sim_wall_s).  Ranks sit on the topology's cards 0..N-1.
+ * (sim_wall_s); with --baseline also what the same transfers take SimGrid
+ * alone on this machine (base_wall_s, swai_sim_in.bare): this machine's
+ * speed varies, the ratio of the two much less.  Ranks sit on the
+ * topology's cards 0..N-1.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -38,7 +41,7 @@ struct args {
 	const char *algos[MAX_LIST];
 	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch;
 	uint64_t minb, maxb, factor, step;
-	bool json, model, spread, card;
+	bool json, model, spread, card, baseline;
 };
 
 static void usage(FILE *f)
@@ -68,6 +71,8 @@ static void usage(FILE *f)
 		"      --card         each rank as one core group of a card runs its lowered\n"
 		"                     program (launch, a COPY a send, waits): what the emulator\n"
 		"                     measures with swccl-bench -g 1 (Documentation/cluster.md §8)\n"
+		"      --baseline     also simulate each row's transfers as plainly as SimGrid's\n"
+		"                     actors can (base_wall_s): what SimGrid costs for them here\n"
 		"      --json         one JSON object per row\n"
 		"      --plot F.png   plot the rows with gnuplot: time against ranks (several\n"
 		"                     -n), else busbw against size, one line per algorithm\n");
@@ -96,6 +101,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "root", required_argument, NULL, 'r' },
 		{ "model", no_argument, NULL, 'm' },
 		{ "card", no_argument, NULL, 'C' },
+		{ "baseline", no_argument, NULL, 'B' },
 		{ "place", required_argument, NULL, 'p' },
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
@@ -128,6 +134,7 @@ static void parse(int argc, char **argv, struct args *a)
 							      SWAI_SCHED_MAX_RANKS - 1); break;
 		case 'm': a->model = true; break;
 		case 'C': a->card = true; break;
+		case 'B': a->baseline = true; break;
 		case 'N': a->nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'p':
 			if (strcmp(optarg, "packed") && strcmp(optarg, "spread"))
@@ -249,7 +256,7 @@ struct internode {
 
 static void print_row(const struct args *a, const struct swai_topo *t, const char *algo,
 		      int coll, int N, uint64_t size, const struct swai_sim_out *out,
-		      double model_us, const struct internode *in)
+		      double model_us, double base_s, const struct internode *in)
 {
 	double bw = size / out->us / 1e3;
 
@@ -262,6 +269,8 @@ static void print_row(const struct args *a, const struct swai_topo *t, const cha
 		       (unsigned long long)out->transfers, out->wall_s);
 		if (model_us >= 0)
 			printf(",\"model_us\":%.3f", model_us);
+		if (base_s >= 0)
+			printf(",\"base_wall_s\":%.3f", base_s);
 		if (in)
 			printf(",\"internode_msgs\":%lld,\"internode_bytes\":%lld", in->msgs,
 			       in->bytes);
@@ -273,6 +282,8 @@ static void print_row(const struct args *a, const struct swai_topo *t, const cha
 		       (unsigned long long)out->transfers, out->wall_s);
 		if (model_us >= 0)
 			printf(" %12.2f", model_us);
+		if (base_s >= 0)
+			printf(" %9.3f", base_s);
 		printf("\n");
 	}
 	fflush(stdout);
@@ -300,7 +311,7 @@ static void nic_row(const struct args *a, const struct swai_topo *t, const char 
 		       "# %s on %d ranks: %s\n", algo, N, why);
 		return;
 	}
-	print_row(a, t, algo, coll, N, size, &out, -1, NULL);
+	print_row(a, t, algo, coll, N, size, &out, -1, -1, NULL);
 }
 
 static void row(const struct args *a, const struct swai_topo *t, const char *algo,
@@ -310,7 +321,7 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	struct swai_sched_cost_out co;
 	struct internode in;
 	uint64_t msgs, chunks;
-	struct swai_sim_out out;
+	struct swai_sim_out out, base;
 	struct swai_sched s;
 	char why[512];
 	double model_us = -1;
@@ -347,7 +358,16 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	if (a->model && !swai_sched_cost(&s, t, &(struct swai_sched_cost_in){ .bytes = bytes,
 					 .rank_card = card }, &co, why, sizeof(why)))
 		model_us = (double)co.ps / 1e6;
-	print_row(a, t, s.name, s.coll, N, size, &out, model_us, &in);
+	if (a->baseline && swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes,
+						.rank_card = card, .bare = true },
+					&base, why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s %s on %d ranks of %s, baseline: %s\n", s.name,
+			swai_coll_name(s.coll), N, t->name, why);
+		swai_sched_free(&s);
+		exit(1);
+	}
+	print_row(a, t, s.name, s.coll, N, size, &out, model_us, a->baseline ? base.wall_s : -1,
+		  &in);
 	swai_sched_free(&s);
 }
 
@@ -388,10 +408,10 @@ int main(int argc, char **argv)
 	}
 	if (!a.json)
 		printf("# swccl-sim %s on %s, ranks %s (SimGrid CM02, links from the topology file)\n"
-		       "%6s %12s %-6s %12s %9s %9s %10s %9s%s\n", swai_coll_name(coll), t.name,
+		       "%6s %12s %-6s %12s %9s %9s %10s %9s%s%s\n", swai_coll_name(coll), t.name,
 		       a.spread ? "spread over the nodes" : "packed",
 		       "ranks", "size(B)", "algo", "time(us)", "algbw", "busbw", "transfers",
-		       "wall(s)", a.model ? "     model_us" : "");
+		       "wall(s)", a.model ? "     model_us" : "", a.baseline ? "   base(s)" : "");
 	for (int i = 0; i < a.nranks; i++)
 		for (uint64_t size = a.minb; size <= a.maxb;
 		     size = a.step ? size + a.step : size * a.factor) {
