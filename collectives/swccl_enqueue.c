@@ -75,16 +75,6 @@ static struct swccl_buf stand_in(struct swccl_buf b, const struct swccl_buf *lik
 }
 
 /*
- * The ranks of other processes (swccl_xproc.c): their places, and buffers
- * placed like ours -- all a rank's own program needs of them, and what the
- * cost model assumes of them, so that every process makes the same choice
- * from the same call.  A root's buffer that ours lacks (Broadcast's send,
- * Reduce's receive) is placed like the one we have: the same buffer if our
- * caller gave one pointer for both (NCCL's in-place call, which a job's
- * ranks make alike), else apart -- what the root's process knows for sure,
- * and its copy of an input onto itself costs nothing (swccl_rdma_proto.c).
- */
-/*
  * NCCL's in-place AllGather (ReduceScatter) has a rank's input (output) at
  * its own block of the other buffer: if ours is at block @me, rank @q's is
  * at block @q, not at ours.
@@ -101,6 +91,16 @@ static void mirror_own_block(struct swccl_call *c, int me, int q)
 		r->recv.va = r->send.va + (uint64_t)q * blk;
 }
 
+/*
+ * The ranks of other processes (swccl_xproc.c): their places, and buffers
+ * placed like ours -- all a rank's own program needs of them, and what the
+ * cost model assumes of them, so that every process makes the same choice
+ * from the same call.  A root's buffer that ours lacks (Broadcast's send,
+ * Reduce's receive) is placed like the one we have: the same buffer if our
+ * caller gave one pointer for both (NCCL's in-place call, which a job's
+ * ranks make alike), else apart -- what the root's process knows for sure,
+ * and its copy of an input onto itself costs nothing (swccl_rdma_proto.c).
+ */
 static void mirror_remote(struct swccl_shared *sh, struct swccl_call *c)
 {
 	struct swccl_rank like;

@@ -760,9 +760,9 @@ static swcclResult_t broadcast(const struct swccl_hier *h, const struct swccl_ca
 
 	level_init(&l, (swcclComm_t *)h->plane[j0], K, SWCCL_BROADCAST, c, c->count, k0);
 	for (int k = 0; k < K; k++) {
-		l.op[k].alone = true;	/* the root's plane only */
 		const struct swccl_rank *rk = &c->r[h->rank_at[k][j0]];
 
+		l.op[k].alone = true;	/* the root's plane only */
 		l.op[k].send = k == k0 ? rk->sp : NULL;
 		l.op[k].recv = rk->rp;
 		l.op[k].stream = rk->stream;

@@ -231,7 +231,6 @@ bool swccl_rdma_in_place(const struct swccl_rdma_call *x, int r)
 {
 	uint64_t in = x->c->r[r].send.va, out = x->c->r[r].recv.va, n = swccl_rdma_in_bytes(x);
 	const struct swai_sched_rank *rk = &x->s.ranks[r];
-
 	bool reads = false;
 
 	/* AllToAllv's blocks never overlap (swccl_p2p.c) */

@@ -298,6 +298,19 @@ static void print_row(const struct args *a, const struct swai_topo *t, const cha
 	}
 }
 
+/* Simulate @in, or exit naming the row (@what: which of its runs). */
+static void simulate(const struct swai_topo *t, const struct swai_sim_in *in,
+		     struct swai_sim_out *out, const char *what)
+{
+	char why[512];
+
+	if (swai_sim_run(in, out, why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s %s on %d ranks of %s%s: %s\n", in->s->name,
+			swai_coll_name(in->s->coll), in->s->nranks, t->name, what, why);
+		exit(1);	/* the schedule goes with the process */
+	}
+}
+
 /* A row of seed 001's NIC trees (swai-sim-nic.h). */
 static void nic_row(const struct args *a, const struct swai_topo *t, const char *algo,
 		    int coll, int N, uint64_t size)
@@ -348,24 +361,15 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	swai_sched_internode(&s, node_of, &msgs, &chunks);
 	in = (struct internode){ (long long)msgs,
 				 (long long)(chunks * (bytes / (s.chunks ? s.chunks : 1))) };
-	if (swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes, .rank_card = card,
-						.as_card = a->card }, &out, why, sizeof(why))) {
-		fprintf(stderr, PROG ": %s %s on %d ranks of %s: %s\n", s.name,
-			swai_coll_name(s.coll), N, t->name, why);
-		swai_sched_free(&s);
-		exit(1);
-	}
+	simulate(t, &(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes, .rank_card = card,
+					   .as_card = a->card }, &out, "");
 	if (a->model && !swai_sched_cost(&s, t, &(struct swai_sched_cost_in){ .bytes = bytes,
 					 .rank_card = card }, &co, why, sizeof(why)))
 		model_us = (double)co.ps / 1e6;
-	if (a->baseline && swai_sim_run(&(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes,
-						.rank_card = card, .bare = true },
-					&base, why, sizeof(why))) {
-		fprintf(stderr, PROG ": %s %s on %d ranks of %s, baseline: %s\n", s.name,
-			swai_coll_name(s.coll), N, t->name, why);
-		swai_sched_free(&s);
-		exit(1);
-	}
+	if (a->baseline)
+		simulate(t, &(struct swai_sim_in){ .s = &s, .t = t, .bytes = bytes,
+						   .rank_card = card, .bare = true },
+			 &base, ", baseline");
 	print_row(a, t, s.name, s.coll, N, size, &out, model_us, a->baseline ? base.wall_s : -1,
 		  &in);
 	swai_sched_free(&s);
