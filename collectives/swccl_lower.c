@@ -64,36 +64,47 @@ void swccl_span(const struct swccl_call *c, const struct swai_sched *s, int r, i
 	*len = (swccl_chunk_elem(c, s, off + n) - swccl_chunk_elem(c, s, off)) * c->esize;
 }
 
-void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
-		     unsigned long long *msgs, unsigned long long *bytes)
+void swccl_internode_by(const struct swccl_call *c, const struct swai_sched *s,
+			uint64_t (*send_bytes)(const void *o, int r, const struct swai_step *st),
+			const void *o, unsigned long long *msgs, unsigned long long *bytes)
 {
-	bool all = true;
-
-	/*
-	 * AllToAllv: a block's size is what its receiver takes -- every rank
-	 * knows every rank's in one process or after the exchange of counts
-	 * (swccl_p2p.c); between nodes only its own, so a process counts what
-	 * its ranks send.
-	 */
-	for (int q = 0; q < s->nranks; q++)
-		all &= c->r[q].pv != NULL;
 	*msgs = *bytes = 0;
 	for (int r = 0; r < s->nranks; r++)
 		for (int i = 0; i < s->ranks[r].nsteps; i++) {
 			const struct swai_step *st = &s->ranks[r].steps[i];
-			uint64_t at, len;
+			uint64_t len;
 
 			if (st->op != SWAI_STEP_SEND || c->node[st->peer] == c->node[r])
 				continue;
-			if (c->v && all)
-				swccl_span(c, s, st->peer, SWAI_BUF_OUT, (uint32_t)r, 1, &at, &len);
-			else
-				swccl_span(c, s, r, st->src_buf, st->src_off, st->count, &at, &len);
+			len = send_bytes(o, r, st);
 			if (c->v && !len)
 				continue;
 			(*msgs)++;
 			*bytes += len;
 		}
+}
+
+struct span_of {
+	const struct swccl_call *c;
+	const struct swai_sched *s;
+};
+
+/* A send's bytes where swccl_span puts its chunks (every process knows every rank's). */
+static uint64_t span_bytes(const void *o, int r, const struct swai_step *st)
+{
+	const struct span_of *so = o;
+	uint64_t at, len;
+
+	swccl_span(so->c, so->s, r, st->src_buf, st->src_off, st->count, &at, &len);
+	return len;
+}
+
+void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
+		     unsigned long long *msgs, unsigned long long *bytes)
+{
+	struct span_of so = { c, s };
+
+	swccl_internode_by(c, s, span_bytes, &so, msgs, bytes);
 }
 
 /* Bytes of rank @r's chunks [off, off + n) of buffer @b. */

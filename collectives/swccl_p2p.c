@@ -5,14 +5,16 @@
  * AllToAll of blocks that differ, run as the DIRECT schedule
  * (tools/cluster/swai-gen-direct.c) -- over the fabric inside a node
  * (swccl_lower.c places each block where it is), over RDMA WRITE between
- * nodes (swccl_rdma.c).  PLANE's aggregated messages need equal blocks.
+ * nodes (swccl_rdma.c), where PLANE runs it too: its relays' scratch holds
+ * the blocks they forward, laid out by their sizes (swccl_rdma_proto.c).
  *
  * Send/Recv as NCCL has them: inside swcclGroupStart/End a rank's Sends
  * and Recvs become one exchange (at most one of each per peer); a
  * Send to q is matched by q's Recv from this rank of the same count.
- * With one rank per process only the ranks that call take part.  In one
- * process (swcclCommInitAll) every rank of the comm posts its part of each
- * exchange -- a rank with nothing to do a Send or Recv of 0 elements.
+ * Unlike NCCL's, the exchange is a call of the whole comm: every rank
+ * posts its part of each, in one process (swcclCommInitAll) or one a
+ * process -- a rank with nothing to do a Send or Recv of 0 elements --
+ * since every process learns every rank's counts first (plan below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,45 +99,59 @@ static bool same(const struct swccl_call *c, const struct swccl_op *op)
 }
 
 /*
- * Over the fabric a sender lays out its receivers' landing areas, so it
- * must know what each receives: ranks of other processes tell theirs over
- * the bootstrap (as HCCL's AlltoAllV gathers the counts first).  Between
- * nodes a receiver tells its senders itself (swccl_rdma_run.c).
+ * Every rank's counts, in every process: over the fabric a sender lays out
+ * its receivers' landing areas, and between nodes PLANE's relays forward
+ * blocks they neither send nor receive, and the models of DIRECT and PLANE
+ * time them all -- so ranks of other processes tell theirs over the
+ * bootstrap, as HCCL's AlltoAllV gathers the counts first.
  */
+struct counts {
+	size_t send_n[SWCCL_MAX_RANKS], recv_n[SWCCL_MAX_RANKS];
+};
+
+static swcclResult_t gather_counts(struct swccl_shared *sh, struct swccl_call *c,
+				   swcclComm_t comm0)
+{
+	struct counts *all = calloc(SWCCL_MAX_RANKS + 1, sizeof(*all)), *mine;
+	const struct swccl_peers *pv = c->r[comm0->rank].pv;
+	swcclResult_t r;
+
+	if (!all)
+		return swccl_fail(comm0, swcclSystemError, "out of memory");
+	mine = &all[SWCCL_MAX_RANKS];
+	memcpy(mine->send_n, pv->send_n, sizeof(mine->send_n));
+	memcpy(mine->recv_n, pv->recv_n, sizeof(mine->recv_n));
+	r = swccl_xproc_allgather(sh, mine, sizeof(*mine), all, "AllToAllv's counts");
+	for (int q = 0; q < c->nranks && !r; q++) {
+		if (q == comm0->rank)
+			continue;
+		c->r[q].pv = calloc(1, sizeof(*c->r[q].pv));
+		if (!c->r[q].pv) {
+			r = swccl_fail(comm0, swcclSystemError, "out of memory");
+			break;
+		}
+		memcpy(c->r[q].pv->send_n, all[q].send_n, sizeof(all[q].send_n));
+		memcpy(c->r[q].pv->recv_n, all[q].recv_n, sizeof(all[q].recv_n));
+	}
+	free(all);
+	return r;
+}
+
 static swcclResult_t plan(struct swccl_shared *sh, struct swccl_call *c, struct swccl_plan *p,
 			  swcclComm_t comm0)
 {
-	if (sh->xproc && !sh->xnodes) {
-		size_t (*all)[SWCCL_MAX_RANKS] = calloc(SWCCL_MAX_RANKS, sizeof(*all));
-		swcclResult_t r;
+	swcclResult_t r = sh->xproc ? gather_counts(sh, c, comm0) : swcclSuccess;
 
-		if (!all)
-			return swccl_fail(comm0, swcclSystemError, "out of memory");
-		r = swccl_xproc_allgather(sh, c->r[comm0->rank].pv->recv_n,
-					  sizeof(all[0]), all, "AllToAllv's counts");
-		for (int q = 0; q < c->nranks && !r; q++) {
-			if (q == comm0->rank)
-				continue;
-			c->r[q].pv = calloc(1, sizeof(*c->r[q].pv));
-			if (!c->r[q].pv)
-				r = swccl_fail(comm0, swcclSystemError, "out of memory");
-			else
-				memcpy(c->r[q].pv->recv_n, all[q], sizeof(all[q]));
-		}
-		free(all);
-		if (r)
-			return r;
-	}
-	/* A block's two ends agree on its size (between nodes: swccl_rdma_run.c). */
-	for (int x = 0; x < c->nranks && !sh->xnodes; x++)
-		for (int y = 0; y < c->nranks && !sh->comm[x]->remote; y++)
+	/* A block's two ends agree on its size: every process finds the same mismatch. */
+	for (int x = 0; x < c->nranks && !r; x++)
+		for (int y = 0; y < c->nranks; y++)
 			if (c->r[x].pv && c->r[y].pv &&
 			    c->r[x].pv->send_n[y] != c->r[y].pv->recv_n[x])
 				return swccl_fail(comm0, swcclInvalidUsage, "AllToAllv: rank %d sends "
 						  "%zu elements to rank %d, which receives %zu from "
 						  "it", x, c->r[x].pv->send_n[y], y,
 						  c->r[y].pv->recv_n[x]);
-	return swccl_kind_coll.plan(sh, c, p, comm0);
+	return r ? r : swccl_kind_coll.plan(sh, c, p, comm0);
 }
 
 /* Fold a Send or Recv into the rank's exchange of this group. */

@@ -93,9 +93,10 @@ static swcclResult_t setup(struct swccl_shared *sh, swcclComm_t comm0)
 
 /*
  * AUTO's choice between nodes: the one the model of the cards' NICs says is
- * faster (ties: the fewer messages between nodes); with no model (an
- * AllToAllv's sizes are each process's own), seed 002's criterion alone,
- * the fewer messages between nodes.  *us: the chosen one's model time.
+ * faster (ties: the fewer messages between nodes) -- an AllToAllv's too,
+ * every process knowing every rank's counts (swccl_p2p.c); where neither
+ * model can say, seed 002's criterion alone, the fewer messages between
+ * nodes.  *us: the chosen one's model time.
  */
 static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclComm_t comm0,
 			  double *us)
@@ -120,11 +121,30 @@ static swcclAlgo_t choose(struct swccl_shared *sh, struct swccl_call *c, swcclCo
 	else if (t[0] < 0 && t[1] < 0 && m[1] && m[1] < m[0])
 		best = 1;
 	*us = t[best];
-	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu between nodes: DIRECT %.3f us, %llu "
-		  "messages between nodes; PLANE %.3f us, %llu -> %s", (unsigned long long)c->seq,
+	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu between nodes: DIRECT %.3f us, %llu "
+		  "messages between nodes; PLANE %.3f us, %llu -> %s", c->kind->name(c),
+		  (unsigned long long)c->seq,
 		  t[0], (unsigned long long)m[0], t[1], (unsigned long long)m[1],
 		  swcclAlgoName(cand[best]));
 	return cand[best];
+}
+
+/*
+ * An AllToAllv's messages between nodes: its blocks' sizes, through its
+ * relays' scratch (PLANE's carry a node's blocks for one rank), as the
+ * protocol lays them out.
+ */
+static swcclResult_t v_internode(struct swccl_shared *sh, const struct swccl_call *c,
+				 struct swccl_plan *p, swcclComm_t comm0)
+{
+	struct swccl_rdma_call x = { .sh = sh, .c = c, .comm0 = comm0,
+				     .how = swcclAlgoName(p->algo), .peer = sh->rdma->peer };
+	swcclResult_t r = swccl_rdma_call_init(&x);
+
+	if (!r)
+		swccl_rdma_internode(&x, &p->internode_msgs, &p->internode_bytes);
+	swccl_rdma_call_free(&x);
+	return r;
 }
 
 /*
@@ -141,6 +161,7 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 	struct swai_sched s;
 	char gwhy[256];
 	swcclAlgo_t a = c->want;
+	swcclResult_t res;
 	double us = -1;
 
 	if (a2a && a != swcclAlgoAuto && a != swcclAlgoDirect && a != swcclAlgoPlane)
@@ -153,11 +174,6 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 				  "not %s", c->kind->name(c), swcclAlgoName(a));
 	if (!a2a)
 		a = swcclAlgoMesh1;
-	if (c->v && a == swcclAlgoPlane)
-		return swccl_fail(comm0, swcclInvalidUsage, "AllToAllv and Send/Recv run DIRECT "
-				  "(PLANE's messages carry equal blocks)");
-	if (c->v)
-		a = swcclAlgoDirect;
 	if (setup(sh, comm0))
 		return swcclUnhandledSdaaError;
 	if (a == swcclAlgoAuto && a2a)
@@ -170,8 +186,12 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 		return swccl_fail(comm0, swcclInvalidUsage, "%s %s: %s", c->kind->name(c),
 				  swcclAlgoName(a), gwhy);
 	*p = (struct swccl_plan){ .algo = a, .us = us < 0 ? 0 : us, .rdma = true };
-	swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
+	if (!c->v)
+		swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
 	swai_sched_free(&s);
+	res = c->v ? v_internode(sh, c, p, comm0) : swcclSuccess;
+	if (res)
+		return res;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu %zu x %s on %d ranks: %s over RDMA "
 		  "WRITE (%s), %.3f us modeled", c->kind->name(c), (unsigned long long)c->seq, c->count,
 		  swccl_type_name(c->dtype), c->nranks, swcclAlgoName(a),
@@ -220,7 +240,7 @@ bool swccl_rdma_auto(struct swccl_shared *sh, struct swccl_call *c, const struct
 		memcpy(comm0->lasterr, err, sizeof(err));
 		return false;
 	}
-	/* No model (AllToAllv across processes): the fabric's exact time stands. */
+	/* No model (one that cannot say): the fabric's exact time stands. */
 	if (q.us <= 0 || (best && best->us <= q.us))
 		return false;
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "AllToAll #%llu: %s over RDMA WRITE %.3f us beats "

@@ -15,8 +15,8 @@ struct swccl_plan;
 
 /*
  * swccl_rdma_model.c: @c by @how on the cards' NIC engines, every rank
- * from one host time: its time in us, or -1 if the model cannot say
- * (AllToAllv's block sizes are each process's own).
+ * from one host time: its time in us, or -1 if the model cannot say (a
+ * rank whose AllToAllv counts this process does not know).
  */
 double swccl_rdma_model(struct swccl_shared *sh, const struct swccl_call *c, const char *how,
 			swcclComm_t comm0);

@@ -157,7 +157,7 @@ double swccl_rdma_model_from(struct swccl_shared *sh, const struct swccl_call *c
 
 	if (!m)
 		return -1;
-	/* AllToAllv's block sizes are each process's own: no model across processes. */
+	/* Every rank's AllToAllv counts are known (swccl_p2p.c); without them, no model. */
 	for (int r = 0; r < c->nranks; r++)
 		if (c->v && !c->r[r].pv) {
 			free(m);

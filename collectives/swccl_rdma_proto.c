@@ -29,11 +29,19 @@ static const char *cname(const struct swccl_rdma_call *x)
 	return x->c->kind->name(x->c);
 }
 
+/* Is rank @r's buffer @b an AllToAllv's scratch, laid out by its blocks (x->vscratch)? */
+static bool vscratch(const struct swccl_rdma_call *x, int b)
+{
+	return x->c->v && b == SWAI_BUF_SCRATCH;
+}
+
 /* Bytes into rank @r's buffer @b of its chunk @off; of chunks [off, off + n). */
 static uint64_t at(const struct swccl_rdma_call *x, int r, int b, uint32_t off)
 {
 	uint64_t a, l;
 
+	if (vscratch(x, b))
+		return x->vscratch[r] ? x->vscratch[r][off] : 0;
 	swccl_span(x->c, &x->s, r, b, off, 1, &a, &l);
 	return a;
 }
@@ -42,6 +50,8 @@ static uint64_t len(const struct swccl_rdma_call *x, int r, int b, uint32_t off,
 {
 	uint64_t a, l;
 
+	if (vscratch(x, b))
+		return x->vscratch[r] ? x->vscratch[r][off + n] - x->vscratch[r][off] : 0;
 	swccl_span(x->c, &x->s, r, b, off, n, &a, &l);
 	return l;
 }
@@ -153,12 +163,158 @@ static const char *levels(struct swccl_rdma_call *x)
 	       NULL;
 }
 
+/*
+ * Where a step that writes rank @r's chunks reads them from: *q's buffer
+ * *b from chunk *off (a copy: its own; a receive: its send's at the peer).
+ * False for a step that writes nothing of its own rank's.
+ */
+static bool source_of(const struct swccl_rdma_call *x, int r, int i, int *q, int *b,
+		      uint32_t *off)
+{
+	const struct swai_step *st = &x->s.ranks[r].steps[i];
+	const struct swai_step *snd;
+
+	if (st->op == SWAI_STEP_COPY) {
+		*q = r;
+		*b = st->src_buf;
+		*off = st->src_off;
+		return true;
+	}
+	if (!is_recv(st))
+		return false;
+	snd = &x->s.ranks[st->peer].steps[x->match[r][i]];
+	*q = st->peer;
+	*b = snd->src_buf;
+	*off = snd->src_off;
+	return true;
+}
+
+#define UNKNOWN UINT64_MAX
+
+/* The size of rank @r's chunk @off of buffer @b, scratch as known so far (sizes[]). */
+static uint64_t block_size(const struct swccl_rdma_call *x, uint64_t **sizes, int r, int b,
+			   uint32_t off)
+{
+	uint64_t a, l;
+
+	if (b == SWAI_BUF_SCRATCH)
+		return sizes[r][off];
+	swccl_span(x->c, &x->s, r, b, off, 1, &a, &l);
+	return l;
+}
+
+/*
+ * One pass of the sizes of the blocks in scratch: every chunk a copy or a
+ * message writes takes the size of the chunk it comes from.  *changed if
+ * one became known; the reason if a chunk would hold two sizes, or an
+ * output block one not its own.
+ */
+static const char *vscratch_pass(const struct swccl_rdma_call *x, uint64_t **sizes,
+				 bool *changed)
+{
+	for (int r = 0; r < x->s.nranks; r++)
+		for (int i = 0; i < x->s.ranks[r].nsteps; i++) {
+			const struct swai_step *st = &x->s.ranks[r].steps[i];
+			uint32_t from;
+			int q, b;
+
+			if (!source_of(x, r, i, &q, &b, &from))
+				continue;
+			for (uint32_t k = 0; k < st->count; k++) {
+				uint64_t v = block_size(x, sizes, q, b, from + k);
+				uint64_t *mine = st->dst_buf == SWAI_BUF_SCRATCH ?
+						 &sizes[r][st->dst_off + k] : NULL;
+
+				if (v == UNKNOWN)
+					continue;
+				if (!mine && v != block_size(x, sizes, r, st->dst_buf,
+							     st->dst_off + k))
+					return "a schedule that writes a block into an output block "
+					       "of another size";
+				if (mine && *mine != UNKNOWN && *mine != v)
+					return "a schedule that puts blocks of two sizes in one "
+					       "scratch chunk";
+				if (mine && *mine == UNKNOWN) {
+					*mine = v;
+					*changed = true;
+				}
+			}
+		}
+	return NULL;
+}
+
+/*
+ * AllToAllv through scratch (PLANE): a scratch chunk holds one block, as
+ * large as that block -- its sizes flow from the inputs along the copies
+ * and messages -- and a rank's chunks lie end to end, so that a message of
+ * several (a plane's) is one run of bytes at both ends.  Every process
+ * knows every rank's counts (swccl_p2p.c), so each lays out every rank's
+ * scratch alike, and a sender knows where its blocks land at a relay.
+ */
+static const char *vscratch_place(struct swccl_rdma_call *x)
+{
+	uint32_t nc = x->s.scratch_chunks;
+	const char *bad = NULL;
+	bool changed = true;
+
+	for (int r = 0; r < x->s.nranks; r++) {
+		if (!x->c->r[r].pv)
+			return "a rank whose counts this process does not know";
+		x->vscratch[r] = malloc(((size_t)nc + 1) * sizeof(uint64_t));
+		if (!x->vscratch[r])
+			return "out of memory";
+		for (uint32_t k = 0; k <= nc; k++)
+			x->vscratch[r][k] = UNKNOWN;
+	}
+	/* each pass carries the sizes a hop further: at most a pass a chunk */
+	for (uint32_t pass = 0; changed && !bad && pass <= nc * (uint32_t)x->s.nranks; pass++) {
+		changed = false;
+		bad = vscratch_pass(x, x->vscratch, &changed);
+	}
+	if (!bad) {		/* one final pass, so every write into an output is checked */
+		changed = false;
+		bad = vscratch_pass(x, x->vscratch, &changed);
+	}
+	for (int r = 0; r < x->s.nranks && !bad; r++) {
+		uint64_t at = 0;
+
+		for (uint32_t k = 0; k <= nc; k++) {	/* sizes -> offsets; unwritten: empty */
+			uint64_t l = k < nc && x->vscratch[r][k] != UNKNOWN ? x->vscratch[r][k] : 0;
+
+			x->vscratch[r][k] = at;
+			at += l;
+		}
+	}
+	return bad;
+}
+
+/*
+ * An AllToAllv's messages into an output: a receiver tells each sender
+ * where its own block from that sender is (swccl_rdma_rec.out), so a
+ * message may land there and nowhere else of the output.
+ */
+static const char *v_outputs(const struct swccl_rdma_call *x)
+{
+	for (int r = 0; r < x->s.nranks; r++)
+		for (int i = 0; i < x->s.ranks[r].nsteps; i++) {
+			const struct swai_step *st = &x->s.ranks[r].steps[i];
+
+			if (is_recv(st) && st->dst_buf == SWAI_BUF_OUT &&
+			    (st->dst_off != (uint32_t)st->peer || st->count != 1))
+				return "a schedule whose message into an output carries other "
+				       "ranks' blocks (an AllToAllv's are each anywhere)";
+		}
+	return NULL;
+}
+
 void swccl_rdma_call_free(struct swccl_rdma_call *x)
 {
 	for (int r = 0; r < SWCCL_MAX_RANKS; r++) {
 		free(x->rmatch[r]);
 		free(x->level[r]);
+		free(x->vscratch[r]);
 		x->rmatch[r] = x->level[r] = NULL;
+		x->vscratch[r] = NULL;
 	}
 	if (x->match)
 		swai_sched_match_free(&x->s, x->match);
@@ -190,6 +346,10 @@ swcclResult_t swccl_rdma_call_init(struct swccl_rdma_call *x)
 			if (is_recv(&x->s.ranks[r].steps[i]))
 				x->rmatch[x->s.ranks[r].steps[i].peer][x->match[r][i]] = i;
 	bad = levels(x);
+	if (!bad && c->v)
+		bad = v_outputs(x);
+	if (!bad && c->v && x->s.scratch_chunks)
+		bad = vscratch_place(x);
 	if (bad)
 		return swccl_fail(x->comm0, swcclInvalidUsage, "%s %s over the NICs: %s",
 				  cname(x), x->how, bad);
@@ -202,9 +362,20 @@ uint64_t swccl_rdma_in_bytes(const struct swccl_rdma_call *x)
 	       x->c->esize;
 }
 
-uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x)
+uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x, int r)
 {
-	return at(x, 0, SWAI_BUF_SCRATCH, x->s.scratch_chunks);
+	return at(x, r, SWAI_BUF_SCRATCH, x->s.scratch_chunks);
+}
+
+static uint64_t send_bytes(const void *o, int r, const struct swai_step *st)
+{
+	return len(o, r, st->src_buf, st->src_off, st->count);
+}
+
+void swccl_rdma_internode(const struct swccl_rdma_call *x, unsigned long long *msgs,
+			  unsigned long long *bytes)
+{
+	swccl_internode_by(x->c, &x->s, send_bytes, x, msgs, bytes);
 }
 
 /* Is rank @r's copy step @st one onto itself (the input already where the output wants it)? */
@@ -473,10 +644,18 @@ static swcclResult_t target(struct swccl_rdma_call *x, const struct swccl_rdma_i
 	const struct swai_step *rs = &x->s.ranks[st->peer].steps[x->rmatch[r][i]];
 	const struct swccl_rdma_rec *rec = io->rec(io->o, r, st->peer);
 
-	/* The receiver's layout is this rank's (equal blocks); AllToAllv's it said. */
-	*dst = x->c->v ? rec->out : (rs->dst_buf == SWAI_BUF_OUT ? rec->out : rec->scratch) +
-				    at(x, r, rs->dst_buf, rs->dst_off);
-	if (x->c->v && bytes != rec->bytes)
+	/*
+	 * The receiver's layout is this rank's (equal blocks); an AllToAllv's
+	 * scratch every process lays out alike (vscratch_place), and its block
+	 * from this rank in its output it said.
+	 */
+	if (!x->c->v || rs->dst_buf == SWAI_BUF_SCRATCH) {
+		*dst = (rs->dst_buf == SWAI_BUF_OUT ? rec->out : rec->scratch) +
+		       at(x, st->peer, rs->dst_buf, rs->dst_off);
+		return swcclSuccess;
+	}
+	*dst = rec->out;
+	if (bytes != rec->bytes)
 		return swccl_fail(x->comm0, swcclInvalidUsage, "AllToAllv: rank %d sends %llu "
 				  "bytes to rank %d, which receives %llu from it", r,
 				  (unsigned long long)bytes, st->peer,

@@ -109,6 +109,12 @@ struct swccl_rdma_call {
 	uint64_t copy_off[SWCCL_MAX_RANKS];
 	uint64_t in_va[SWCCL_MAX_RANKS];
 	uint64_t scratch_va[SWCCL_MAX_RANKS];
+	/*
+	 * AllToAllv through scratch (PLANE): rank r's scratch chunk k starts
+	 * vscratch[r][k] bytes in, k <= s.scratch_chunks, each chunk the size
+	 * of the block it holds.  NULL: no scratch.
+	 */
+	uint64_t *vscratch[SWCCL_MAX_RANKS];
 };
 
 /*
@@ -134,7 +140,10 @@ swcclResult_t swccl_rdma_call_init(struct swccl_rdma_call *x);
 void swccl_rdma_call_free(struct swccl_rdma_call *x);
 /* The bytes of rank @r's input, and its scratch (what x->in_va, x->scratch_va hold). */
 uint64_t swccl_rdma_in_bytes(const struct swccl_rdma_call *x);
-uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x);
+uint64_t swccl_rdma_scratch_bytes(const struct swccl_rdma_call *x, int r);
+/* The messages between nodes, and their bytes (an AllToAllv's empty ones are none). */
+void swccl_rdma_internode(const struct swccl_rdma_call *x, unsigned long long *msgs,
+			  unsigned long long *bytes);
 /* Must rank @r's input be copied out first: does anything write its output where it is? */
 bool swccl_rdma_in_place(const struct swccl_rdma_call *x, int r);
 /* The call for x->local's ranks over @io: the ready records, then phase by phase. */

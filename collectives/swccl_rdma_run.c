@@ -113,7 +113,7 @@ static swcclResult_t prepare(struct swccl_rdma_call *x, int r, struct sdaaTiming
 {
 	struct swccl_rdma *n = x->sh->rdma;
 	const struct swccl_rank *rk = &x->c->r[r];
-	uint64_t sb = swccl_rdma_scratch_bytes(x), ib = swccl_rdma_in_bytes(x);
+	uint64_t sb = swccl_rdma_scratch_bytes(x, r), ib = swccl_rdma_in_bytes(x);
 
 	x->in_copy[r] = swccl_rdma_in_place(x, r);
 	if (sdaaSetDevice(rk->dev) || sdaaStreamSynchronize(rk->stream) ||

@@ -87,8 +87,9 @@ static int file_sched(const struct swccl_call *c, struct swai_sched *s, char *wh
 int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
 		      char *why, size_t n)
 {
+	/* An AllToAllv's blocks are each anywhere: PLANE copies them out of scratch. */
 	struct swai_gen_opts o = { .root = c->root, .nhr_order = SWAI_NHR_BEST,
-				   .node_of = c->node };
+				   .node_of = c->node, .via_scratch = c->v };
 
 	if (!strcmp(name, swcclAlgoName(swcclAlgoFile)))
 		return file_sched(c, s, why, n);
@@ -114,7 +115,8 @@ static const char *unsupported(const struct swccl_call *c, const struct swccl_al
 	if (!c->xcard)
 		return "between cards only (the comm is one card's core groups)";
 	if (c->v && a->algo != swcclAlgoDirect)
-		return "AllToAllv and Send/Recv run DIRECT (PLANE's messages carry equal blocks)";
+		return "over the fabric AllToAllv and Send/Recv run DIRECT (PLANE's relays "
+		       "lay their blocks out by size over the NICs, between nodes)";
 	if (a->algo != swcclAlgoFile && (!g || !(g->colls & (1u << coll_of(c->coll)))))
 		return "no schedule of this collective";
 	/* Some serve only some rank counts (HD's AllGather: powers of two). */

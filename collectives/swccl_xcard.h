@@ -14,6 +14,7 @@
 #include "swccl_comm.h"
 
 struct swai_sched;
+struct swai_step;
 
 /*
  * @c's schedule under algorithm @name (its generator's): 0, or -1 with
@@ -36,9 +37,16 @@ uint64_t swccl_chunk_elem(const struct swccl_call *c, const struct swai_sched *s
  */
 void swccl_span(const struct swccl_call *c, const struct swai_sched *s, int r, int b,
 		uint32_t off, uint32_t n, uint64_t *at, uint64_t *len);
-/* swccl_lower.c: @s's sends between ranks of different nodes (c->node), and their bytes. */
+/*
+ * swccl_lower.c: @s's sends between ranks of different nodes (c->node), and
+ * their bytes: swccl_span's, or @send_bytes's (rank @r's send @st; an
+ * AllToAllv's empty ones are no message).
+ */
 void swccl_internode(const struct swccl_call *c, const struct swai_sched *s,
 		     unsigned long long *msgs, unsigned long long *bytes);
+void swccl_internode_by(const struct swccl_call *c, const struct swai_sched *s,
+			uint64_t (*send_bytes)(const void *o, int r, const struct swai_step *st),
+			const void *o, unsigned long long *msgs, unsigned long long *bytes);
 /* swccl_lower.c: a schedule as rank @r's program, and its landing area. */
 size_t swccl_lower_bytes(const struct swccl_call *c, const struct swai_sched *s);
 void swccl_lower(const struct swccl_call *c, const struct swai_sched *s, int **match,

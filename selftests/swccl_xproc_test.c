@@ -276,7 +276,7 @@ out:
 	return wrong;
 }
 
-enum job { JOB_SWEEP, JOB_TYPES, JOB_KILLED, JOB_BARRIER };
+enum job { JOB_SWEEP, JOB_TYPES, JOB_KILLED, JOB_BARRIER, JOB_V };
 
 /* JOB_BARRIER: when each rank came to each barrier and left it (shared memory). */
 struct times {
@@ -407,6 +407,75 @@ static int killed(struct xrank *x)
 	return 0;
 }
 
+/*
+ * AllToAllv of processes: block y -> z of vcount(y, z) elements (some
+ * empty) with a gap after each, DIRECT and AUTO, every block checked and
+ * no gap written; then every process refuses a count its peer disagrees
+ * with, naming the two ranks (each process learns every rank's counts).
+ */
+static int v_job(struct xrank *x)
+{
+	static const swcclAlgo_t algo[] = { swcclAlgoDirect, swcclAlgoAuto };
+	size_t sc[NR_MAX], sd[NR_MAX], rc[NR_MAX], rd[NR_MAX], so = 0, ro = 0, tot;
+	int32_t *h;
+	void *s, *d;
+	int bad = 0;
+
+	for (int q = 0; q < x->n; q++) {
+		sc[q] = vcount(x->rank, q);
+		rc[q] = vcount(q, x->rank);
+		sd[q] = so;
+		rd[q] = ro;
+		so += sc[q] + 1;
+		ro += rc[q] + 1;
+	}
+	tot = so > ro ? so : ro;
+	h = malloc(tot * 4);
+	s = xalloc(PL_LOCAL, tot * 4);
+	d = xalloc(PL_LOCAL, tot * 4);
+	if (!h || !s || !d)
+		return 1;
+	for (size_t i = 0; i < tot; i++)
+		h[i] = vval(x->rank, i);
+	sdaaMemcpy(s, h, tot * 4, sdaaMemcpyDefault);
+	for (size_t a = 0; a < sizeof(algo) / sizeof(algo[0]); a++) {
+		memset(h, 0xa5, tot * 4);
+		sdaaMemcpy(d, h, tot * 4, sdaaMemcpyDefault);
+		swcclCommSetAlgo(x->comm, algo[a]);
+		if (swcclAllToAllv(s, sc, sd, d, rc, rd, swcclInt32, x->comm, x->st) ||
+		    sdaaStreamSynchronize(x->st)) {
+			fprintf(stderr, "# rank %d: AllToAllv %s: %s\n", x->rank,
+				swcclAlgoName(algo[a]), swcclGetLastError(x->comm));
+			bad++;
+			continue;
+		}
+		sdaaMemcpy(h, d, tot * 4, sdaaMemcpyDefault);
+		for (int q = 0; q < x->n; q++) {
+			size_t from = 0;
+
+			for (int z = 0; z < x->rank; z++)	/* q's displacement to us */
+				from += vcount(q, z) + 1;
+			for (size_t k = 0; k < rc[q]; k++)
+				bad += h[rd[q] + k] != vval(q, from + k);
+			bad += h[rd[q] + rc[q]] != (int32_t)0xa5a5a5a5;
+		}
+	}
+	/* the last rank expects one element more from rank 0 than it sends */
+	if (x->rank == x->n - 1)
+		rc[0]++;
+	swcclCommSetAlgo(x->comm, swcclAlgoAuto);
+	if (swcclAllToAllv(s, sc, sd, d, rc, rd, swcclInt32, x->comm, x->st) !=
+	    swcclInvalidUsage || !strstr(swcclGetLastError(x->comm), "which receives")) {
+		fprintf(stderr, "# rank %d: a count its peer disagrees with: %s\n", x->rank,
+			swcclGetLastError(x->comm));
+		bad++;
+	}
+	xfree(PL_LOCAL, s);
+	xfree(PL_LOCAL, d);
+	free(h);
+	return bad;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -462,7 +531,8 @@ static int rank_main(const struct xjob *j, int rank)
 	if (rank_open(&x, j, rank))
 		return 100;
 	bad = j->job == JOB_SWEEP ? sweep(&x) : j->job == JOB_TYPES ? types(&x) :
-	      j->job == JOB_BARRIER ? barriers(&x, j->times) : killed(&x);
+	      j->job == JOB_BARRIER ? barriers(&x, j->times) : j->job == JOB_V ? v_job(&x) :
+	      killed(&x);
 	if (x.comm && swcclCommDestroy(x.comm))
 		bad++;
 	sdaaStreamDestroy(x.st);
@@ -518,6 +588,7 @@ TEST(procs_6) { procs(_metadata, 6, JOB_SWEEP); }
 TEST(procs_7) { procs(_metadata, 7, JOB_SWEEP); }
 TEST(procs_8) { procs(_metadata, 8, JOB_SWEEP); }
 TEST(types_and_ops) { procs(_metadata, cards() < 4 ? 2 : 4, JOB_TYPES); }
+TEST(alltoallv_of_processes) { procs(_metadata, cards() < 4 ? 2 : 4, JOB_V); }
 
 /* Two comms of processes that share nothing, at the same time, on disjoint cards. */
 TEST(two_comms_at_once)

@@ -565,6 +565,7 @@ cluster_a2a_check() {
 		 swccl-bench alltoall -b 7000 -e 7000 -d bf16 -a PLANE --place local -n 2 --json &&
 		 swccl-bench alltoall -b 6000000 -e 6000000 -d int64 -a PLANE -n 1 -w 0 --json &&
 		 swccl-bench alltoallv -b 8K -e 8K -a DIRECT -n 2 --json &&
+		 swccl-bench alltoallv -b 64K -e 64K -a all --seed 7 -n 2 --verify --json &&
 		 swccl-bench sendrecv -b 1000 -e 1000 -d int64 --place host -n 2 --json &&
 		 swccl-bench matrix -a PLANE --json || exit 1
 		 # then node 1 lost in the middle of a run of AllToAlls
@@ -581,8 +582,8 @@ cluster_a2a_check() {
 	t "swai-cluster --nodes 2 --cards 4: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30
 			grep -v "\"kind\":" "$log" | sed "s/^/# /" | tail -n 40; false; }'
-	t "11 rows of 2 nodes, 8 ranks; no wrong element" \
-		'echo "$rows" | jq -se "length == 11 and all(.[]; .nodes == 2 and .ranks == 8 and
+	t "14 rows of 2 nodes, 8 ranks; no wrong element" \
+		'echo "$rows" | jq -se "length == 14 and all(.[]; .nodes == 2 and .ranks == 8 and
 			.wrong == 0)" >/dev/null'
 	t "6 MB a rank: blocks larger than a peer queues go in rounds over the NICs, all right" \
 		'echo "$rows" | jq -se "map(select(.bytes == 6000000)) | length == 1 and
@@ -603,10 +604,23 @@ cluster_a2a_check() {
 	t "predicted_us: the modeled time exactly, DIRECT and PLANE" \
 		'echo "$rows" | jq -se "map(select(.coll == \"alltoall\")) | all(.[];
 			(.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
-	t "AllToAllv and Send/Recv run DIRECT: 32 and 2 messages between the nodes, the job's" \
+	t "AllToAllv DIRECT and Send/Recv: 32 and 2 messages between the nodes, the job's" \
 		'echo "$rows" | jq -se "(map(select(.coll == \"alltoallv\"))[0].internode_msgs == 32) and
 			(map(select(.coll == \"sendrecv\"))[0] | .chosen == \"DIRECT\" and
 			 .internode_msgs == 2 and .internode_bytes == 2000)" >/dev/null'
+	# Drawn counts, a quarter of the blocks empty: DIRECT skips the empty
+	# ones, PLANE's relays still send one message a plane peer.
+	t "AllToAllv PLANE, drawn counts (zeros too): every block right, 8 messages between nodes against DIRECT's 9..31, the same bytes, predicted exactly" \
+		'echo "$rows" | jq -se "map(select(.coll == \"alltoallv\" and .bytes == 65536)) |
+			(map(select(.algo == \"DIRECT\"))[0]) as \$d |
+			(map(select(.algo == \"PLANE\"))[0]) as \$p |
+			(map(select(.algo == \"AUTO\"))[0]) as \$a |
+			length == 3 and all(.[]; .wrong == 0 and
+				(.predicted_us - .time_us | fabs) < 0.0015) and
+			\$p.internode_msgs == 8 and \$d.internode_msgs > 8 and
+			\$d.internode_msgs < 32 and \$d.internode_bytes == \$p.internode_bytes and
+			\$a.chosen == (if \$p.time_us < \$d.time_us then \"PLANE\" else \"DIRECT\" end)" \
+			>/dev/null'
 	t "seed 002's Z = (B x C) x D, A 200, C 800 on 8 ranks: Z exact, PLANE's 8 messages between nodes" \
 		'echo "$mx" | jq -e ".block == \"25x100\" and .chosen == \"PLANE\" and
 			.internode_msgs == 8 and .wrong == 0" >/dev/null'

@@ -219,9 +219,9 @@ swcclResult_t swcclAllToAllv(const void *sendbuff, const size_t sendcounts[],
 /*
  * Point to point, as NCCL's: inside swcclGroupStart/End a rank's Sends and
  * Recvs (at most one of each per peer) run as one exchange; a Send to q of
- * count elements meets q's Recv from this rank of the same count.  With a
- * rank per process only the ranks that call take part; in one process
- * (swcclCommInitAll) every rank posts its part of each exchange, a rank
+ * count elements meets q's Recv from this rank of the same count.  The
+ * exchange is a call of the whole communicator: every rank posts its part
+ * of each one, in one process (swcclCommInitAll) or one a process, a rank
  * with nothing to do a Send or Recv of 0 elements.
  */
 swcclResult_t swcclSend(const void *sendbuff, size_t count, swcclDataType_t datatype, int peer,

@@ -238,19 +238,35 @@ double bench_a2a_expect(swcclDataType_t t, int nranks, size_t per, int y, size_t
 			   (size_t)y * per + j % per);
 }
 
-static size_t v_count(int x, int y, size_t per)
+/* splitmix64's finaliser: every (seed, x, y) its own well-mixed draw */
+static uint64_t mix(uint64_t z)
 {
-	return per ? (per - 1) * (size_t)(1 + (x + 2 * y) % 3) / 3 : 0;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
-void bench_v_layout(int x, int n, size_t per, size_t *sendcounts, size_t *sdispls,
-		    size_t *recvcounts, size_t *rdispls)
+static size_t v_count(int x, int y, size_t per, unsigned int seed)
+{
+	uint64_t h;
+
+	if (!per)
+		return 0;
+	if (!seed)
+		return (per - 1) * (size_t)(1 + (x + 2 * y) % 3) / 3;
+	h = mix(((uint64_t)seed << 32) + ((uint64_t)x << 16) + (uint64_t)y +
+		0x9e3779b97f4a7c15ULL);
+	return h % 4 == 0 ? 0 : (size_t)((h >> 2) % per);
+}
+
+void bench_v_layout(int x, int n, size_t per, unsigned int seed, size_t *sendcounts,
+		    size_t *sdispls, size_t *recvcounts, size_t *rdispls)
 {
 	size_t s = 0, r = 0;
 
 	for (int q = 0; q < n; q++) {
-		sendcounts[q] = v_count(x, q, per);
-		recvcounts[q] = v_count(q, x, per);
+		sendcounts[q] = v_count(x, q, per, seed);
+		recvcounts[q] = v_count(q, x, per, seed);
 		sdispls[q] = s;
 		rdispls[q] = r;
 		s += sendcounts[q] + 1;

@@ -59,12 +59,14 @@ static inline bool bench_coll_apart(enum bench_coll c)
 double bench_a2a_expect(swcclDataType_t t, int nranks, size_t per, int y, size_t j);
 /*
  * AllToAllv's blocks as swccl-bench lays them out for rank @x of @n, @per
- * elements a peer on average: the block x -> y holds (per - 1)(1 + (x + 2y)
- * mod 3) / 3 elements, and every block is followed by a gap of one element
- * (so displacements matter, and nothing may land in a gap).
+ * elements a peer at most: the block x -> y holds (per - 1)(1 + (x + 2y)
+ * mod 3) / 3 elements -- or with a @seed (not 0) a count drawn from it in
+ * [0, per - 1], a quarter of the blocks empty, the same in every process --
+ * and every block is followed by a gap of one element (so displacements
+ * matter, and nothing may land in a gap).
  */
-void bench_v_layout(int x, int n, size_t per, size_t *sendcounts, size_t *sdispls,
-		    size_t *recvcounts, size_t *rdispls);
+void bench_v_layout(int x, int n, size_t per, unsigned int seed, size_t *sendcounts,
+		    size_t *sdispls, size_t *recvcounts, size_t *rdispls);
 double bench_expect(enum bench_coll c, swcclDataType_t t, swcclRedOp_t op, int nranks, int root,
 		    size_t j);
 

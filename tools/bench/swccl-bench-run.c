@@ -338,7 +338,7 @@ static swcclResult_t launch_group(struct bench *b, const struct call *c, bool so
 			size_t sc[BENCH_MAX_RANKS], sd[BENCH_MAX_RANKS];
 			size_t rc[BENCH_MAX_RANKS], rd[BENCH_MAX_RANKS];
 
-			bench_v_layout(b->base + r, bench_world(b), c->param, sc, sd, rc, rd);
+			bench_v_layout(b->base + r, bench_world(b), c->param, o->seed, sc, sd, rc, rd);
 			CCL(b, swcclAllToAllv(c->send[r], sc, sd, c->recv[r], rc, rd, o->type, m,
 					      s));
 			break;
@@ -504,10 +504,10 @@ static long verify_apart(struct bench *b, const struct call *c, int r, size_t co
 		if (o->coll == COLL_SR && x == (me + w - 1) % w) {
 			len = c->param;
 		} else if (o->coll == COLL_A2AV) {
-			bench_v_layout(x, w, c->param, sc, sd, rc, rd);
+			bench_v_layout(x, w, c->param, o->seed, sc, sd, rc, rd);
 			from = sd[me];
 			len = sc[me];
-			bench_v_layout(me, w, c->param, sc, sd, rc, rd);
+			bench_v_layout(me, w, c->param, o->seed, sc, sd, rc, rd);
 			at = rd[x];
 		}
 		for (size_t k = 0; k < len; k++)
@@ -596,27 +596,6 @@ void bench_across(struct bench *b, swcclAlgo_t keep, double *time_us, double *wa
 	CCL(b, swcclCommSetAlgo(b->comm[0], keep));
 }
 
-/*
- * Under a launcher, AllToAllv's and SendRecv's messages between nodes:
- * each process counts its own rank's (it alone knows their sizes), so the
- * job's are the sum.
- */
-static void across_sum(struct bench *b, swcclAlgo_t keep, unsigned long long *msgs,
-		       unsigned long long *bytes)
-{
-	int64_t *w = (int64_t *)(b->xv + 4);
-
-	if (!b->world || !bench_coll_apart(b->o.coll))
-		return;
-	CCL(b, swcclCommSetAlgo(b->comm[0], swcclAlgoNic));
-	w[0] = (int64_t)*msgs;
-	w[1] = (int64_t)*bytes;
-	CCL(b, swcclAllReduce(w, w, 2, swcclInt64, swcclSum, b->comm[0], b->s[0]));
-	*msgs = (unsigned long long)w[0];
-	*bytes = (unsigned long long)w[1];
-	CCL(b, swcclCommSetAlgo(b->comm[0], keep));
-}
-
 struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, int check)
 {
 	const struct bench_opts *o = &b->o;
@@ -668,7 +647,6 @@ struct bench_row bench_measure(struct bench *b, size_t bytes, swcclAlgo_t algo, 
 	row.util = row.time_us > 0 ? info.transfer_us / row.time_us : 0;
 	row.internode_msgs = info.internode_msgs;
 	row.internode_bytes = info.internode_bytes;
-	across_sum(b, algo, &row.internode_msgs, &row.internode_bytes);
 	row.algbw = bench_gbps((double)row.bytes, row.time_us);
 	row.busbw = row.algbw * bench_busbw_factor(o->coll, bench_world(b));
 	if ((o->coll == COLL_AG || o->coll == COLL_RS) && algo == swcclAlgoRing)

@@ -22,6 +22,7 @@ struct bench_opts {
 	int cards;		/* --cards N: ranks on cards 0..N-1 ... */
 	int per_card;		/* ... with -g G core groups each (0: all a card has) */
 	int all;		/* -a all: every algorithm of the comm's kind */
+	unsigned int seed;	/* --seed: AllToAllv's counts drawn (bench_v_layout) */
 	swcclDataType_t type;
 	swcclRedOp_t op;
 	swcclAlgo_t algos[swcclNumAlgos];

@@ -21,7 +21,8 @@
  * Messages between nodes: m n (n - 1), of m blocks each, against DIRECT's
  * m^2 n (n - 1) of one block: m times fewer, as the patent claims.
  * Scratch: (n - 1) m chunks a rank, twice that when a node's ranks are not
- * consecutive.
+ * consecutive or the caller wants every message through scratch
+ * (swai_gen_opts.via_scratch: AllToAllv).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +35,11 @@ struct planes {
     int *node;          /* [N]: node index (0..n-1, in order of first rank) */
     int *plane;         /* [N]: rank's index within its node */
     int *member;        /* [n * m]: member[b * m + j] = rank */
-    bool consecutive;   /* every node's ranks are member[b*m] + j */
+    /*
+     * A plane's message lands in the output whole: every node's ranks are
+     * member[b*m] + j, and the caller did not ask for scratch.
+     */
+    bool whole;
 };
 
 
@@ -45,8 +50,8 @@ static void planes_free(struct planes *g)
     free(g->member);
 }
 
-static int planes_make(struct planes *g, const int *node_of, int N, char *why,
-                       size_t wn)
+static int planes_make(struct planes *g, const int *node_of, bool via_scratch,
+                       int N, char *why, size_t wn)
 {
     int *id = calloc((size_t)N, sizeof(*id)), *cnt = calloc((size_t)N, sizeof(*cnt));
     int ret = 0;
@@ -81,13 +86,13 @@ static int planes_make(struct planes *g, const int *node_of, int N, char *why,
             goto out;
         }
     }
-    g->consecutive = true;
+    g->whole = !via_scratch;
     for (int r = 0; r < N; r++) {
         g->member[g->node[r] * g->m + g->plane[r]] = r;
     }
     for (int r = 0; r < N; r++) {
         if (r != g->member[g->node[r] * g->m] + g->plane[r]) {
-            g->consecutive = false;
+            g->whole = false;
         }
     }
 out:
@@ -158,7 +163,7 @@ static void inside_plane(struct swai_sched *s, const struct planes *g, int x)
         if (b == a) {
             continue;
         }
-        if (g->consecutive) {
+        if (g->whole) {
             swai_sched_recv(s, x, from, SWAI_BUF_OUT,
                             (uint32_t)g->member[b * m], (uint32_t)m, 1);
             continue;
@@ -177,7 +182,7 @@ static int build(struct swai_sched *s, enum swai_coll coll, int N,
                  const struct swai_gen_opts *o, char *why, size_t n)
 {
     struct planes g;
-    int ret = planes_make(&g, o->node_of, N, why, n);
+    int ret = planes_make(&g, o->node_of, o->via_scratch, N, why, n);
 
     if (ret) {
         return ret;
@@ -186,7 +191,7 @@ static int build(struct swai_sched *s, enum swai_coll coll, int N,
         planes_free(&g);
         return -ENOMEM;
     }
-    s->scratch_chunks = (uint32_t)((g.n - 1) * g.m) * (g.consecutive ? 1 : 2);
+    s->scratch_chunks = (uint32_t)((g.n - 1) * g.m) * (g.whole ? 1 : 2);
     for (int x = 0; x < N; x++) {
         inside_node(s, &g, x);
     }

@@ -41,6 +41,13 @@ struct swai_gen_opts {
      * swai_topo_card_node() of the ranks' cards.  Others ignore it.
      */
     const int *node_of;
+    /*
+     * PLANE: land every message inside a plane in scratch and copy its
+     * blocks out one by one, even when a node's ranks are consecutive
+     * (whose output could take the message whole) -- an AllToAllv's
+     * blocks are the caller's, each anywhere.  Others ignore it.
+     */
+    bool via_scratch;
 };
 
 struct swai_gen {

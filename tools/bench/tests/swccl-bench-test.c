@@ -113,19 +113,29 @@ static void nccl_tests_counts_and_busbw(void)
 				CHECK(bench_a2a_expect(swcclInt32, 5, 3, y, (size_t)x * 3 + k) ==
 				      bench_input(COLL_A2A, swcclInt32, swcclSum, x, 5,
 						  (size_t)y * 3 + k));
-	/* alltoallv: the two ends of every block agree, and the blocks fit the buffers */
-	for (int n = 1; n <= 8; n++)
-		for (int x = 0; x < n; x++) {
-			size_t sc[8], sd[8], rc[8], rd[8], yc[8], yd[8], yr[8], yrd[8];
+	/*
+	 * alltoallv: the two ends of every block agree, and the blocks fit the
+	 * buffers; drawn counts (--seed) have empty blocks, and others
+	 */
+	for (unsigned int seed = 0; seed < 3; seed++) {
+		int empty = 0, full = 0;
 
-			bench_v_layout(x, n, 100, sc, sd, rc, rd);
-			CHECK(sd[n - 1] + sc[n - 1] <= (size_t)n * 100);
-			CHECK(rd[n - 1] + rc[n - 1] <= (size_t)n * 100);
-			for (int y = 0; y < n; y++) {
-				bench_v_layout(y, n, 100, yc, yd, yr, yrd);
-				CHECK(sc[y] == yr[x]);
+		for (int n = 1; n <= 8; n++)
+			for (int x = 0; x < n; x++) {
+				size_t sc[8], sd[8], rc[8], rd[8], yc[8], yd[8], yr[8], yrd[8];
+
+				bench_v_layout(x, n, 100, seed, sc, sd, rc, rd);
+				CHECK(sd[n - 1] + sc[n - 1] <= (size_t)n * 100);
+				CHECK(rd[n - 1] + rc[n - 1] <= (size_t)n * 100);
+				for (int y = 0; y < n; y++) {
+					bench_v_layout(y, n, 100, seed, yc, yd, yr, yrd);
+					CHECK(sc[y] == yr[x]);
+					empty += !sc[y];
+					full += sc[y] > 50;
+				}
 			}
-		}
+		CHECK(!seed || (empty > 20 && full > 20));
+	}
 	/* and blocks of two sources differ, so a misplaced one is caught */
 	CHECK(bench_input(COLL_A2A, swcclInt32, swcclSum, 0, 5, 7) !=
 	      bench_input(COLL_A2A, swcclInt32, swcclSum, 1, 5, 7));
