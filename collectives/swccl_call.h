@@ -46,6 +46,11 @@ struct swccl_peers {
 	const void *sp[SWCCL_MAX_RANKS];				/* the caller's pointers */
 	void *rp[SWCCL_MAX_RANKS];
 	struct swccl_buf send[SWCCL_MAX_RANKS], recv[SWCCL_MAX_RANKS];
+	/*
+	 * A group's several Sends to (Recvs from) one peer, staged as one
+	 * block: their counts in order, folded (swccl_p2p.c); 0 for one.
+	 */
+	uint64_t send_sig[SWCCL_MAX_RANKS], recv_sig[SWCCL_MAX_RANKS];
 };
 
 /* The buffers of a fused call (RS: FB_X is A; FB_Y, FB_GAMMA, FB_BETA unused). */

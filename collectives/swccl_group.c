@@ -70,6 +70,14 @@ SWCCL_EXPORT swcclResult_t swcclGroupStart(void)
 	return swcclSuccess;
 }
 
+/* What the group kept of @op, after its call (@ran) or instead of it. */
+static void release(struct swccl_op *op, bool ran)
+{
+	if (op->kind->release)
+		op->kind->release(op, ran);
+	free(op->pv);
+}
+
 SWCCL_EXPORT swcclResult_t swcclGroupEnd(void)
 {
 	swcclResult_t res = group_error, r;
@@ -81,27 +89,29 @@ SWCCL_EXPORT swcclResult_t swcclGroupEnd(void)
 	if (--depth)
 		return swcclSuccess;
 	nops = 0;
+	/* Staged first, so that a failure there runs none of the group either. */
+	for (int i = 0; i < n && !res; i++)
+		if (ops[i].kind->stage)
+			res = ops[i].kind->stage(&ops[i]);
+	seq = res ? NULL : calloc((size_t)n + 1, sizeof(*seq));
+	if (!res && !seq)
+		res = swcclSystemError;
 	/* A call the group refused: none of it runs, or its peers would wait for it. */
 	if (res) {
 		for (int i = 0; i < n; i++)
-			free(ops[i].pv);
+			release(&ops[i], false);
 		return res;
 	}
-	seq = calloc((size_t)n + 1, sizeof(*seq));
-	if (!seq)
-		return swcclSystemError;
 	for (int i = 0; i < n; i++) {
 		r = swccl_post(&ops[i], &seq[i]);
 		if (r && !res)
 			res = r;
 	}
 	for (int i = 0; i < n; i++) {
-		free(ops[i].pv);
-		if (!seq[i])
-			continue;
-		r = swccl_wait(ops[i].comm, seq[i]);
+		r = seq[i] ? swccl_wait(ops[i].comm, seq[i]) : swcclSuccess;
 		if (r && !res)
 			res = r;
+		release(&ops[i], seq[i] && !r);
 	}
 	free(seq);
 	return res;

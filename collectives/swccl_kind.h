@@ -30,6 +30,7 @@ struct swccl_op {
 	const void *fp[FB_N];		/* fused calls: the buffers */
 	struct swccl_peers *pv;		/* AllToAllv, Send/Recv: the blocks */
 	bool merge;			/* Send/Recv: one op per rank in a group */
+	struct swccl_joined *joined;	/* Send/Recv: several with one peer (swccl_p2p.c) */
 	/*
 	 * In levels (swccl_hier.c): this plane's level runs while the comm's
 	 * other planes idle, so it has the links to itself (a Broadcast's or
@@ -60,6 +61,14 @@ struct swccl_kind {
 	 * kind (Send/Recv: one exchange a group); NULL: every op its own call.
 	 */
 	swcclResult_t (*merge)(struct swccl_op *into, const struct swccl_op *op);
+	/*
+	 * In a group, before any of its calls is posted: make a merged @op
+	 * one call's worth (Send/Recv: several blocks with one peer staged as
+	 * one, on the rank's stream).  After the call was launched (@ran) or
+	 * instead of it: finish and free what stage made.  NULL: nothing.
+	 */
+	swcclResult_t (*stage)(struct swccl_op *op);
+	void (*release)(struct swccl_op *op, bool ran);
 };
 
 extern const struct swccl_kind swccl_kind_coll;		/* swccl_coll.c */

@@ -164,7 +164,10 @@ TEST_F_TIMEOUT(coll, alltoall_on_one_card, 300)
 			}
 }
 
-/* AllToAllv and a ring of Send/Recv among the core groups of one card. */
+/*
+ * AllToAllv, a ring of Send/Recv, and several Sends and Recvs between one
+ * pair in a group, among the core groups of one card.
+ */
 TEST_F(coll, alltoallv_on_one_card)
 {
 	struct vx *v = malloc(sizeof(*v));
@@ -173,6 +176,11 @@ TEST_F(coll, alltoallv_on_one_card)
 	ASSERT_EQ(0, vx_open(&self->x, v, PL_GLOBAL));
 	EXPECT_EQ(0, vx_alltoallv(&self->x, v)) TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
 	EXPECT_EQ(0, vx_ring(&self->x, v)) TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
+	vx_close(&self->x, v);
+	ASSERT_EQ(0, vx_open(&self->x, v, PL_GLOBAL));
+	EXPECT_EQ(0, vx_joined(&self->x, v, false)) {
+		TH_LOG("%s", swcclGetLastError(self->x.comm[0]));
+	}
 	vx_close(&self->x, v);
 	free(v);
 }

@@ -441,4 +441,54 @@ static inline long vx_ring(struct cctx *x, struct vx *v)
 	return wrong;
 }
 
+/*
+ * Several Sends and Recvs between one pair in one group, as NCCL pairs
+ * them (the k-th Send to a peer meets its k-th Recv): rank 0 sends rank 1
+ * blocks of 8, 13 and 2 elements, rank 1 sends rank 0 two of 5 and 21,
+ * each taken into a place of its own; every other rank a Send of 0.
+ * @swap: rank 1 takes its first two as 13 and 8 (refused).  Wrong
+ * elements (a gap written counts), or -1 (v->res).
+ */
+static inline long vx_joined(struct cctx *x, struct vx *v, bool swap)
+{
+	static const size_t a[] = { 8, 13, 2 }, afrom[] = { 0, 100, 200 }, ato[] = { 10, 60, 90 };
+	static const size_t b[] = { 5, 21 }, bfrom[] = { 7, 300 }, bto[] = { 0, 50 };
+	int32_t h[400];
+	long wrong = 0;
+
+	swcclGroupStart();
+	for (int r = 0; r < x->n; r++) {
+		int32_t *s = v->s[r], *d = v->d[r];
+
+		for (int k = 0; r == 0 && k < 3; k++) {
+			swcclSend(s + afrom[k], a[k], swcclInt32, 1, x->comm[r], x->st[r]);
+			if (k < 2)
+				swcclRecv(d + bto[k], b[k], swcclInt32, 1, x->comm[r], x->st[r]);
+		}
+		for (int k = 0; r == 1 && k < 3; k++) {
+			swcclRecv(d + ato[k], swap && k < 2 ? a[1 - k] : a[k], swcclInt32, 0,
+				  x->comm[r], x->st[r]);
+			if (k < 2)
+				swcclSend(s + bfrom[k], b[k], swcclInt32, 0, x->comm[r], x->st[r]);
+		}
+		if (r > 1)
+			swcclSend(s, 0, swcclInt32, 0, x->comm[r], x->st[r]);
+	}
+	v->res = swcclGroupEnd();
+	if (v->res || cctx_sync(x))
+		return -1;
+	for (int r = 0; r < 2; r++) {
+		sdaaMemcpy(h, v->d[r], sizeof(h), sdaaMemcpyDefault);
+		for (int k = 0; k < (r ? 3 : 2); k++) {
+			size_t to = r ? ato[k] : bto[k], n = r ? a[k] : b[k];
+			size_t from = r ? afrom[k] : bfrom[k];
+
+			for (size_t i = 0; i < n; i++)
+				wrong += h[to + i] != vval(1 - r, from + i);
+			wrong += h[to + n] != (int32_t)0xa5a5a5a5;
+		}
+	}
+	return wrong;
+}
+
 #endif /* SWCCL_TEST_H */

@@ -168,9 +168,9 @@ TEST(alltoall)
 /*
  * AllToAllv (blocks of 0 .. 111 int32, a gap after each, so nothing may
  * land between) and a ring of Send/Recv in a group, on every card there
- * is, each block checked (swccl_test.h); then what they refuse: counts
- * whose two ends differ, two Sends to one peer in a group, a block over
- * another.
+ * is, each block checked (swccl_test.h), and several Sends and Recvs
+ * between one pair in a group; then what they refuse: counts whose two
+ * ends differ, in all or one by one, a block over another.
  */
 TEST(alltoallv_and_sendrecv)
 {
@@ -195,14 +195,17 @@ TEST(alltoallv_and_sendrecv)
 		TH_LOG("%s", swcclGetLastError(x.comm[0]));
 	}
 	v->rc[1][0]--;
-	/* ... two Sends to one peer in a group, and a block over another (in place) */
-	swcclGroupStart();
-	EXPECT_EQ(swcclSuccess, swcclSend(v->s[0], 8, swcclInt32, 1, x.comm[0], x.st[0]));
-	EXPECT_EQ(swcclInvalidUsage, swcclSend(v->s[0], 8, swcclInt32, 1, x.comm[0], x.st[0]));
-	EXPECT_NE(swcclSuccess, swcclGroupEnd());
-	EXPECT_NE(NULL, strstr(swcclGetLastError(x.comm[0]), "two Sends to rank 1")) {
+	/* Several Sends and Recvs with one peer in a group, each where it goes ... */
+	vx_close(&x, v);
+	ASSERT_EQ(0, vx_open(&x, v, pick(x.dev[0], PL_GLOBAL)));
+	EXPECT_EQ(0, vx_joined(&x, v, false)) TH_LOG("%s", swcclGetLastError(x.comm[0]));
+	/* ... but refused when their counts differ one by one (8, 13 taken as 13, 8) ... */
+	EXPECT_EQ(-1, vx_joined(&x, v, true));
+	EXPECT_EQ(swcclInvalidUsage, v->res);
+	EXPECT_NE(NULL, strstr(swcclGetLastError(x.comm[0]), "differ one by one")) {
 		TH_LOG("%s", swcclGetLastError(x.comm[0]));
 	}
+	/* ... and a block over another (in place) */
 	EXPECT_EQ(swcclInvalidArgument, swcclAllToAllv(v->s[0], v->sc[0], v->sd[0], v->s[0],
 						       v->rc[0], v->rd[0], swcclInt32, x.comm[0],
 						       x.st[0]));

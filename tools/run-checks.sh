@@ -567,6 +567,7 @@ cluster_a2a_check() {
 		 swccl-bench alltoallv -b 8K -e 8K -a DIRECT -n 2 --json &&
 		 swccl-bench alltoallv -b 64K -e 64K -a all --seed 7 -n 2 --verify --json &&
 		 swccl-bench sendrecv -b 1000 -e 1000 -d int64 --place host -n 2 --json &&
+		 swccl-bench sendrecv -b 60000 -e 60000 --parts 3 -n 2 --verify --json &&
 		 swccl-bench matrix -a PLANE --json || exit 1
 		 # then node 1 lost in the middle of a run of AllToAlls
 		 SWCCL_TIMEOUT=3 swccl-bench alltoall -b 64K -e 64K -a PLANE -n 100000 -w 0 -c 0 \
@@ -582,8 +583,8 @@ cluster_a2a_check() {
 	t "swai-cluster --nodes 2 --cards 4: every node exits 0" \
 		'[ $rc -eq 0 ] || { sed "s/^/# /" "$err" | tail -n 30
 			grep -v "\"kind\":" "$log" | sed "s/^/# /" | tail -n 40; false; }'
-	t "14 rows of 2 nodes, 8 ranks; no wrong element" \
-		'echo "$rows" | jq -se "length == 14 and all(.[]; .nodes == 2 and .ranks == 8 and
+	t "15 rows of 2 nodes, 8 ranks; no wrong element" \
+		'echo "$rows" | jq -se "length == 15 and all(.[]; .nodes == 2 and .ranks == 8 and
 			.wrong == 0)" >/dev/null'
 	t "6 MB a rank: blocks larger than a peer queues go in rounds over the NICs, all right" \
 		'echo "$rows" | jq -se "map(select(.bytes == 6000000)) | length == 1 and
@@ -608,6 +609,10 @@ cluster_a2a_check() {
 		'echo "$rows" | jq -se "(map(select(.coll == \"alltoallv\"))[0].internode_msgs == 32) and
 			(map(select(.coll == \"sendrecv\"))[0] | .chosen == \"DIRECT\" and
 			 .internode_msgs == 2 and .internode_bytes == 2000)" >/dev/null'
+	t "Send/Recv as 3 Sends and 3 Recvs a peer in a group: every block right, still 2 messages between the nodes" \
+		'echo "$rows" | jq -se "map(select(.coll == \"sendrecv\" and .bytes == 60000)) |
+			length == 1 and .[0].wrong == 0 and .[0].internode_msgs == 2 and
+			.[0].internode_bytes == 120000" >/dev/null'
 	# Drawn counts, a quarter of the blocks empty: DIRECT skips the empty
 	# ones, PLANE's relays still send one message a plane peer.
 	t "AllToAllv PLANE, drawn counts (zeros too): every block right, 8 messages between nodes against DIRECT's 9..31, the same bytes, predicted exactly" \

@@ -218,8 +218,10 @@ swcclResult_t swcclAllToAllv(const void *sendbuff, const size_t sendcounts[],
 			     sdaaStream_t stream);
 /*
  * Point to point, as NCCL's: inside swcclGroupStart/End a rank's Sends and
- * Recvs (at most one of each per peer) run as one exchange; a Send to q of
- * count elements meets q's Recv from this rank of the same count.  The
+ * Recvs run as one exchange; the k-th Send to q of count elements meets
+ * q's k-th Recv from this rank, of the same count (several with one peer
+ * are staged through the rank's card memory, and the group returns once
+ * they are in place).  The
  * exchange is a call of the whole communicator: every rank posts its part
  * of each one, in one process (swcclCommInitAll) or one a process, a rank
  * with nothing to do a Send or Recv of 0 elements.

@@ -344,10 +344,18 @@ static swcclResult_t launch_group(struct bench *b, const struct call *c, bool so
 			break;
 		}
 		case COLL_SR: {	/* nccl-tests' sendrecv: to the next rank, from the previous */
-			int w = bench_world(b), me = b->base + r;
+			int w = bench_world(b), me = b->base + r, k = o->parts ? o->parts : 1;
 
-			CCL(b, swcclSend(c->send[r], c->param, o->type, (me + 1) % w, m, s));
-			CCL(b, swcclRecv(c->recv[r], c->param, o->type, (me + w - 1) % w, m, s));
+			/* --parts K: K Sends and K Recvs of consecutive pieces, paired in order */
+			for (int i = 0; i < k; i++) {
+				size_t lo = c->param * (size_t)i / (size_t)k;
+				size_t n = c->param * (size_t)(i + 1) / (size_t)k - lo;
+
+				CCL(b, swcclSend((const char *)c->send[r] + lo * c->esize, n, o->type,
+						 (me + 1) % w, m, s));
+				CCL(b, swcclRecv((char *)c->recv[r] + lo * c->esize, n, o->type,
+						 (me + w - 1) % w, m, s));
+			}
 			break;
 		}
 		case COLL_BC:

@@ -59,8 +59,8 @@ static void usage(void)
 		"                   alltoall|alltoallv|sendrecv\n"
 		"         [-b MIN] [-e MAX] [-f FACTOR] [-d TYPE] [-o OP] [-n ITERS] [-w WARMUP]\n"
 		"         [-c CHECK | --verify] [-a ALGO|AUTO|all|F.json] [-r ROOT] [-g NRANKS | --cards N [-g G]]\n"
-		"         [--place global|local|host] [--seed S] [--json] [--plot FILE.png]\n"
-		"         [--no-summary]\n"
+		"         [--place global|local|host] [--seed S] [--parts K] [--json]\n"
+		"         [--plot FILE.png] [--no-summary]\n"
 		"algos: RING CSC CSC1 (the core groups of one card), RING MESH1 MESH2 HD NHR RB\n"
 		"       NIC HOST (over the cards' NICs, 48 B a tree: offloaded, software)\n"
 		"       FILE (the schedule SWCCL_SCHED_FILE names; -a F.json or -a F.xml runs\n"
@@ -69,7 +69,9 @@ static void usage(void)
 		"       by the nodes -- hosts, or SWCCL_TOPO's -- the rows' internode_msgs);\n"
 		"       alltoallv's blocks hold (n-1)(1 + (x + 2y) mod 3)/3, or with --seed S\n"
 		"       counts drawn from S in [0, n), a quarter empty, gaps between; sendrecv\n"
-		"       (to rank + 1, from rank - 1, in one group) runs DIRECT; --verify checks\n"
+		"       (to rank + 1, from rank - 1, in one group; --parts K: as K Sends and K\n"
+		"       Recvs of consecutive pieces, paired in order) is an alltoallv of one\n"
+		"       block a rank; --verify checks\n"
 		"       them block by block: every (x, y) block arrived at y from x, or a line\n"
 		"       naming it (-c 3: every block named)\n"
 		"       (--cards N: cards 0..N-1 of one fabric, all their core groups ranks,\n"
@@ -116,6 +118,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		{ "plot", required_argument, NULL, 'P' },
 		{ "no-summary", no_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "parts", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -142,6 +145,7 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 		case 'P': o->plot = optarg; break;
 		case 'S': o->summary = 0; break;
 		case 's': o->seed = (unsigned int)parse_int("--seed", optarg, 1); break;
+		case 'K': o->parts = parse_int("--parts", optarg, 1); break;
 		case 'p':
 			if (!strcmp(optarg, "global"))
 				o->global = 1;

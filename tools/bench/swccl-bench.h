@@ -23,6 +23,7 @@ struct bench_opts {
 	int per_card;		/* ... with -g G core groups each (0: all a card has) */
 	int all;		/* -a all: every algorithm of the comm's kind */
 	unsigned int seed;	/* --seed: AllToAllv's counts drawn (bench_v_layout) */
+	int parts;		/* --parts: sendrecv's Sends and Recvs a peer a group */
 	swcclDataType_t type;
 	swcclRedOp_t op;
 	swcclAlgo_t algos[swcclNumAlgos];
