@@ -408,10 +408,50 @@ static int killed(struct xrank *x)
 }
 
 /*
+ * Two Sends from rank 0 to rank 1 in a group, of 8 and 13 elements, taken
+ * by rank 1's two Recvs in order (the other ranks a Send of 0); @swap: as
+ * 13 and 8, which every process refuses.  The failures.
+ */
+static int joined(struct xrank *x, void *s, void *d, bool swap)
+{
+	int32_t *sp = s, *dp = d, h[100];
+	int bad = 0;
+	swcclResult_t r;
+
+	swcclGroupStart();
+	if (x->rank == 0) {
+		swcclSend(sp, 8, swcclInt32, 1, x->comm, x->st);
+		swcclSend(sp + 20, 13, swcclInt32, 1, x->comm, x->st);
+	} else if (x->rank == 1) {
+		swcclRecv(dp + 40, swap ? 13 : 8, swcclInt32, 0, x->comm, x->st);
+		swcclRecv(dp, swap ? 8 : 13, swcclInt32, 0, x->comm, x->st);
+	} else {
+		swcclSend(sp, 0, swcclInt32, 0, x->comm, x->st);
+	}
+	r = swcclGroupEnd();
+	if (swap)
+		return r != swcclInvalidUsage ||
+		       !strstr(swcclGetLastError(x->comm), "differ one by one");
+	if (r || sdaaStreamSynchronize(x->st))
+		return 1;
+	if (x->rank != 1)
+		return 0;
+	sdaaMemcpy(h, d, sizeof(h), sdaaMemcpyDefault);
+	for (int i = 0; i < 8; i++)
+		bad += h[40 + i] != vval(0, (size_t)i);
+	for (int i = 0; i < 13; i++)
+		bad += h[i] != vval(0, 20 + (size_t)i);
+	if (bad)
+		fprintf(stderr, "# rank 1: two Recvs from rank 0: %d wrong\n", bad);
+	return bad;
+}
+
+/*
  * AllToAllv of processes: block y -> z of vcount(y, z) elements (some
  * empty) with a gap after each, DIRECT and AUTO, every block checked and
  * no gap written; then every process refuses a count its peer disagrees
- * with, naming the two ranks (each process learns every rank's counts).
+ * with, naming the two ranks (each process learns every rank's counts);
+ * then two Sends to one peer in a group, and their counts swapped.
  */
 static int v_job(struct xrank *x)
 {
@@ -470,6 +510,7 @@ static int v_job(struct xrank *x)
 			swcclGetLastError(x->comm));
 		bad++;
 	}
+	bad += joined(x, s, d, false) + joined(x, s, d, true);
 	xfree(PL_LOCAL, s);
 	xfree(PL_LOCAL, d);
 	free(h);
