@@ -422,49 +422,170 @@ TEST_F(nic, keys_and_faults)
 	EXPECT_EQ(SWAI_NIC_E_FAULT, cqe[0].status);
 }
 
+/*
+ * 1 MiB on card @from (*src, filled with a pattern of @mul over @n bytes)
+ * and on card @to (*dst, zeroed): Global-HBM, or core group 0's Local-HBM
+ * on a card split all Local.  0, or -1.
+ */
+static int two_bos(FIXTURE_DATA(nic) *self, int from, int to, struct bo *src,
+		   struct bo *dst, size_t n, unsigned int mul)
+{
+	if (dev_bo(self->c[from].fd, DRM_SWAI_MEM_GLOBAL, 1 << 20, src) &&
+	    dev_bo(self->c[from].fd, DRM_SWAI_MEM_LOCAL(0), 1 << 20, src))
+		return -1;
+	if (dev_bo(self->c[to].fd, DRM_SWAI_MEM_GLOBAL, 1 << 20, dst) &&
+	    dev_bo(self->c[to].fd, DRM_SWAI_MEM_LOCAL(0), 1 << 20, dst))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		((uint8_t *)src->cpu)[i] = (uint8_t)(i * mul + 7);
+	memset(dst->cpu, 0, 1 << 20);
+	return 0;
+}
+
+/* A descriptor of card 0 that moves @len bytes with card 1: @addr there, @here on card 0. */
+static struct swai_nic_desc to_card1(FIXTURE_DATA(nic) *self, unsigned int kind,
+				     unsigned int flags, __u64 addr, __u64 here, __u32 len)
+{
+	return (struct swai_nic_desc){
+		.kind = kind, .flags = flags, .vport = self->c[0].vport,
+		.dst_vport = self->c[1].vport, .src = self->c[0].node, .dst = self->c[1].node,
+		.key = self->c[1].key, .addr = addr, .src_addr = here, .len = len,
+	};
+}
+
+/* The status of the next completion on card @k's port, or -1 (none within 5 s). */
+static int next_end(FIXTURE_DATA(nic) *self, int k)
+{
+	struct drm_swai_nic_cqe cqe;
+	__u32 got;
+
+	if (nic_wait(self->c[k].fd, self->c[k].vport, &cqe, 1, 1, 5000000000ULL, &got))
+		return -1;
+	return cqe.status;
+}
+
+/* Post @d on card 0: the status it ends with, or -1. */
+static int post_end(FIXTURE_DATA(nic) *self, const struct swai_nic_desc *d)
+{
+	return nic_post(self->c[0].fd, self->c[0].vport, d, 1, NULL) ? -1 : next_end(self, 0);
+}
+
 /* RDMA WRITE from one card's HBM to another's, through both contexts. */
 TEST_F(nic, write_between_cards)
 {
-	struct drm_swai_nic_cqe cqe[2];
 	struct swai_nic_desc d;
 	struct bo src = { 0 }, dst = { 0 };
-	__u32 got;
 	size_t n = 300000;
 
 	setup_ranks(_metadata, self, 2);
-	/* Global-HBM, or core group 0's Local-HBM on a card split all Local. */
-	if (dev_bo(self->c[0].fd, DRM_SWAI_MEM_GLOBAL, 1 << 20, &src))
-		ASSERT_EQ(0, dev_bo(self->c[0].fd, DRM_SWAI_MEM_LOCAL(0), 1 << 20, &src));
-	if (dev_bo(self->c[1].fd, DRM_SWAI_MEM_GLOBAL, 1 << 20, &dst))
-		ASSERT_EQ(0, dev_bo(self->c[1].fd, DRM_SWAI_MEM_LOCAL(0), 1 << 20, &dst));
-	for (size_t i = 0; i < n; i++)
-		((uint8_t *)src.cpu)[i] = (uint8_t)(i * 131 + 7);
-	memset(dst.cpu, 0, n);
-	d = (struct swai_nic_desc){
-		.kind = SWAI_NIC_KIND_WRITE, .flags = SWAI_NIC_F_CP,
-		.vport = self->c[0].vport, .dst_vport = self->c[1].vport,
-		.src = self->c[0].node, .dst = self->c[1].node, .key = self->c[1].key,
-		.addr = dst.va, .src_addr = src.va, .len = (uint32_t)n,
-	};
-	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, &d, 1, NULL));
-	ASSERT_EQ(0, nic_wait(self->c[0].fd, self->c[0].vport, cqe, 2, 1, 5000000000ULL, &got));
-	EXPECT_EQ(SWAI_NIC_OK, cqe[0].status);
+	ASSERT_EQ(0, two_bos(self, 0, 1, &src, &dst, n, 131));
+	d = to_card1(self, SWAI_NIC_KIND_WRITE, SWAI_NIC_F_CP, dst.va, src.va, (__u32)n);
+	EXPECT_EQ(SWAI_NIC_OK, post_end(self, &d));
 	/* The receiver knows it is all there by a descriptor on its count. */
 	d = lone(&(struct drm_swai_nic_open){ .vport = self->c[1].vport,
 					       .node = self->c[1].node });
 	d.cpcnt = 1;
 	ASSERT_EQ(0, nic_post(self->c[1].fd, self->c[1].vport, &d, 1, NULL));
-	ASSERT_EQ(0, nic_wait(self->c[1].fd, self->c[1].vport, cqe, 2, 1, 5000000000ULL, &got));
+	EXPECT_EQ(SWAI_NIC_OK, next_end(self, 1));
 	EXPECT_EQ(0, memcmp(src.cpu, dst.cpu, n));
 	/* A WRITE beyond what the sender's context maps faults there. */
-	d = (struct swai_nic_desc){
-		.kind = SWAI_NIC_KIND_WRITE, .vport = self->c[0].vport,
-		.dst_vport = self->c[1].vport, .src = self->c[0].node, .dst = self->c[1].node,
-		.key = self->c[1].key, .addr = dst.va, .src_addr = 0x7000000000ULL, .len = 4096,
+	d = to_card1(self, SWAI_NIC_KIND_WRITE, 0, dst.va, 0x7000000000ULL, 4096);
+	EXPECT_EQ(SWAI_NIC_E_FAULT, post_end(self, &d));
+	bo_free(self->c[0].fd, &src);
+	bo_free(self->c[1].fd, &dst);
+}
+
+/*
+ * RDMA READ: card 0 takes 300000 bytes of card 1's HBM into its own,
+ * through both contexts, and its READ ends when they are there; a READ
+ * card 1's port refuses (the wrong key, memory it does not map) ends with
+ * the refusal, and card 1 reports it too.
+ */
+TEST_F(nic, read_between_cards)
+{
+	struct swai_nic_desc d;
+	struct bo src = { 0 }, dst = { 0 };
+	size_t n = 300000;
+
+	setup_ranks(_metadata, self, 2);
+	ASSERT_EQ(0, two_bos(self, 1, 0, &src, &dst, n, 151));
+	d = to_card1(self, SWAI_NIC_KIND_READ, SWAI_NIC_F_CP, src.va, dst.va, (__u32)n);
+	EXPECT_EQ(SWAI_NIC_OK, post_end(self, &d));
+	EXPECT_EQ(0, memcmp(src.cpu, dst.cpu, n));
+	/* Its last packet counted here: a descriptor on that count fires. */
+	d = lone(&(struct drm_swai_nic_open){ .vport = self->c[0].vport,
+					       .node = self->c[0].node });
+	d.cpcnt = 1;
+	EXPECT_EQ(SWAI_NIC_OK, post_end(self, &d));
+	/* The wrong key: refused at card 1, and card 0's READ ends with it. */
+	d = to_card1(self, SWAI_NIC_KIND_READ, 0, src.va, dst.va, 4096);
+	d.key ^= 0x100;
+	memset(dst.cpu, 0, 4096);
+	EXPECT_EQ(SWAI_NIC_E_KEY, post_end(self, &d));
+	EXPECT_EQ(0, ((uint8_t *)dst.cpu)[1]);
+	EXPECT_EQ(SWAI_NIC_E_KEY, next_end(self, 1));
+	/* Memory card 1's context does not map: FAULT at both ends. */
+	d.key = self->c[1].key;
+	d.addr = 0x7000000000ULL;
+	EXPECT_EQ(SWAI_NIC_E_FAULT, post_end(self, &d));
+	EXPECT_EQ(SWAI_NIC_E_FAULT, next_end(self, 1));
+	bo_free(self->c[1].fd, &src);
+	bo_free(self->c[0].fd, &dst);
+}
+
+/*
+ * SEND and RECV: card 1 posts two RECVs, card 0 SENDs 200000 and 5000
+ * bytes, each lands in its RECV in order and card 1's RECVs end; a SEND
+ * with no RECV posted is E_RNR there, one of another length E_LENGTH.
+ */
+TEST_F(nic, send_recv_between_cards)
+{
+	struct drm_swai_nic_cqe cqe[4];
+	struct swai_nic_desc d[2];
+	struct bo src = { 0 }, dst = { 0 };
+	__u32 got;
+	size_t n = 200000;
+
+	setup_ranks(_metadata, self, 2);
+	ASSERT_EQ(0, two_bos(self, 0, 1, &src, &dst, n + 5000, 29));
+	for (int k = 0; k < 2; k++)
+		d[k] = (struct swai_nic_desc){
+			.kind = SWAI_NIC_KIND_RECV, .vport = self->c[1].vport,
+			.src = self->c[1].node, .dst = SWAI_NIC_NODE_NONE,
+			.src_addr = dst.va + (k ? n + 4096 : 0), .len = k ? 5000 : (uint32_t)n,
+		};
+	ASSERT_EQ(0, nic_post(self->c[1].fd, self->c[1].vport, d, 2, NULL));
+	for (int k = 0; k < 2; k++)
+		d[k] = to_card1(self, SWAI_NIC_KIND_SEND, 0, 0, src.va + (k ? n : 0),
+				k ? 5000 : (__u32)n);
+	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, d, 2, NULL));
+	ASSERT_EQ(0, nic_wait(self->c[1].fd, self->c[1].vport, cqe, 4, 2, 5000000000ULL, &got));
+	ASSERT_EQ(2, got);
+	for (int k = 0; k < 2; k++) {
+		EXPECT_EQ(SWAI_NIC_OK, cqe[k].status);
+		EXPECT_EQ(SWAI_NIC_KIND_RECV, cqe[k].kind);
+		EXPECT_EQ((__u32)k, cqe[k].index);
+	}
+	EXPECT_EQ(0, memcmp(src.cpu, dst.cpu, n));
+	EXPECT_EQ(0, memcmp((uint8_t *)src.cpu + n, (uint8_t *)dst.cpu + n + 4096, 5000));
+	EXPECT_EQ(0, ((uint8_t *)dst.cpu)[n + 1]);	/* nothing between them */
+	ASSERT_EQ(0, nic_wait(self->c[0].fd, self->c[0].vport, cqe, 4, 2, 5000000000ULL, &got));
+	/* No RECV posted: E_RNR at card 1. */
+	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, &d[1], 1, NULL));
+	EXPECT_EQ(SWAI_NIC_E_RNR, next_end(self, 1));
+	/* A RECV of another length: E_LENGTH, and nothing written. */
+	d[0] = (struct swai_nic_desc){
+		.kind = SWAI_NIC_KIND_RECV, .vport = self->c[1].vport, .src = self->c[1].node,
+		.dst = SWAI_NIC_NODE_NONE, .src_addr = dst.va, .len = 4000,
 	};
-	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, &d, 1, NULL));
-	ASSERT_EQ(0, nic_wait(self->c[0].fd, self->c[0].vport, cqe, 2, 1, 5000000000ULL, &got));
-	EXPECT_EQ(SWAI_NIC_E_FAULT, cqe[0].status);
+	memset(dst.cpu, 0, 8192);
+	ASSERT_EQ(0, nic_post(self->c[1].fd, self->c[1].vport, d, 1, NULL));
+	ASSERT_EQ(0, nic_post(self->c[0].fd, self->c[0].vport, &d[1], 1, NULL));
+	EXPECT_EQ(SWAI_NIC_E_LENGTH, next_end(self, 1));
+	EXPECT_EQ(0, ((uint8_t *)dst.cpu)[1]);
+	/* The driver refuses a RECV that names a peer. */
+	d[0].dst = self->c[0].node;
+	EXPECT_EQ(-EINVAL, nic_post(self->c[1].fd, self->c[1].vport, d, 1, NULL));
 	bo_free(self->c[0].fd, &src);
 	bo_free(self->c[1].fd, &dst);
 }

@@ -24,17 +24,27 @@ const char *swai_nic_desc_check(const struct swai_nic_desc *d)
     if (d->branch > SWAI_NIC_BRANCH_MAX || d->child >= SWAI_NIC_BRANCH_MAX) {
         return "branch or child out of range";
     }
-    if (d->kind == SWAI_NIC_KIND_WRITE) {
-        /* Bytes, not elements: the ALU's fields are not its. */
+    if (swai_nic_moves_bytes(d->kind)) {
+        /* Bytes, not elements: the ALU's fields are not theirs. */
         if (d->rtype || d->dtype || d->width || d->v.count || d->branch || d->v.errvec) {
-            return "a WRITE has no RTYPE, DTYPE, WIDTH, COUNT, BRANCH or ERRVEC";
+            return "a WRITE, READ, SEND or RECV has no RTYPE, DTYPE, WIDTH, COUNT, "
+                   "BRANCH or ERRVEC";
         }
         if (!d->len || d->len > SWAI_NIC_WRITE_MAX) {
-            return "a WRITE moves 1 byte .. 1 MiB (LEN)";
+            return "a WRITE, READ, SEND or RECV moves 1 byte .. 1 MiB (LEN)";
+        }
+        if (d->kind == SWAI_NIC_KIND_RECV) {
+            /* a buffer on the receive queue: no peer, no trigger, nothing to send */
+            return d->dst != SWAI_NIC_NODE_NONE || d->flags || d->cpcnt || d->addr ||
+                   d->key ? "a RECV has no DST, flags, CPCNT, ADDR or KEY" : NULL;
         }
         if (d->dst == SWAI_NIC_NODE_NONE ||
             (d->flags & (SWAI_NIC_F_SWPFLAG | SWAI_NIC_F_SWPMP | SWAI_NIC_F_COMPLETE))) {
-            return "a WRITE needs a destination and takes neither SWPFLAG, SWPMP nor COMPLETE";
+            return "a WRITE, READ or SEND needs a peer and takes neither SWPFLAG, SWPMP "
+                   "nor COMPLETE";
+        }
+        if (d->kind == SWAI_NIC_KIND_SEND && d->addr) {
+            return "a SEND has no ADDR: its bytes go into the peer's RECV";
         }
         return d->src > 0xffff || d->dst > 0xffff || d->key > 0xffff ?
                "node or key out of range" : NULL;
@@ -104,7 +114,7 @@ int swai_nic_desc_decode(struct swai_nic_desc *d, const uint8_t *raw,
         d->v.loc[i] = (uint32_t)swai_ld_le(raw + SWAI_NIC_D_LOC + 4 * i, 4);
     }
     memcpy(d->v.data, raw + SWAI_NIC_D_DATA, SWAI_NIC_DATA_MAX);
-    if (d->kind == SWAI_NIC_KIND_WRITE) {
+    if (swai_nic_moves_bytes(d->kind)) {
         d->src_addr = swai_ld_le(raw + SWAI_NIC_D_SRC_ADDR, 8);
         d->len = (uint32_t)swai_ld_le(raw + SWAI_NIC_D_LEN, 4);
         memset(d->v.loc, 0, sizeof(d->v.loc));
@@ -137,7 +147,7 @@ void swai_nic_desc_encode(uint8_t *raw, const struct swai_nic_desc *d)
         swai_st_le(raw + SWAI_NIC_D_LOC + 4 * i, 4, d->v.loc[i]);
     }
     memcpy(raw + SWAI_NIC_D_DATA, d->v.data, SWAI_NIC_DATA_MAX);
-    if (d->kind == SWAI_NIC_KIND_WRITE) {
+    if (swai_nic_moves_bytes(d->kind)) {
         swai_st_le(raw + SWAI_NIC_D_SRC_ADDR, 8, d->src_addr);
         swai_st_le(raw + SWAI_NIC_D_LEN, 4, d->len);
     }

@@ -11,6 +11,10 @@
 
 /* Arrival times a port remembers; older ones collapse into one (below). */
 #define NIC_TIMES   256
+/* READs in flight a port remembers a fault of, by index (below). */
+#define NIC_RFAULTS 64
+/* Senders whose SENDs a port can be taking in at once (below). */
+#define NIC_INMSGS  64
 
 /* A reduce payload with its type: a receive slot's, the result register's. */
 struct nic_part {
@@ -22,6 +26,19 @@ struct nic_slot {
     bool full;
     struct nic_part p;
     uint64_t arrive_ps;
+};
+
+/* A RECV: its buffer here, its number among the port's RECVs. */
+struct nic_recv {
+    uint64_t addr;
+    uint32_t len, index;
+};
+
+/* A SEND coming in from @src: the RECV it fills, and its first refusal. */
+struct nic_inmsg {
+    bool used, has_recv;
+    unsigned src, status;
+    struct nic_recv r;
 };
 
 struct nic_port {
@@ -43,6 +60,17 @@ struct nic_port {
     struct nic_part reg;        /* the result register (and its type) */
     bool reg_full;
     struct nic_slot slot[SWAI_NIC_BRANCH_MAX];
+    /*
+     * READs whose bytes came back refused before their last packet:
+     * index + 1 at [index % NIC_RFAULTS], so that the last one ends the
+     * READ with the fault (a READ's packets come back in order).
+     */
+    uint32_t rfault[NIC_RFAULTS];
+    /* RECVs posted, head first, and the SENDs being taken in */
+    struct nic_recv rq[SWAI_NIC_QDEPTH];
+    unsigned rq_head, rq_n;
+    uint32_t rq_index;
+    struct nic_inmsg in[NIC_INMSGS];
 };
 
 struct swai_nic {
@@ -196,7 +224,7 @@ static unsigned combine(struct swai_nic *n, struct nic_port *p,
 }
 
 /*
- * A WRITE, from @t: its bytes read through @vport's owner's space and sent
+ * A WRITE or SEND, from @t: its bytes read through @vport's owner's space and sent
  * a chunk a packet, each taking the wire in turn (to this node too: a
  * loopback); *t ends when the last has left.  SWAI_NIC_OK or the error.
  */
@@ -204,8 +232,8 @@ static unsigned write_out(struct swai_nic *n, unsigned vport, const struct swai_
                           uint64_t *t)
 {
     struct swai_nic_pkt pk = {
-        .kind = SWAI_NIC_KIND_WRITE, .src = n->node, .dst = d->dst,
-        .dst_vport = d->dst_vport, .key = d->key,
+        .kind = d->kind, .src = n->node, .dst = d->dst,
+        .dst_vport = d->dst_vport, .key = d->key, .mlen = d->len,
     };
     uint64_t at = *t;
     unsigned status = SWAI_NIC_OK;
@@ -217,7 +245,7 @@ static unsigned write_out(struct swai_nic *n, unsigned vport, const struct swai_
             status = SWAI_NIC_E_FAULT;
             break;
         }
-        pk.addr = d->addr + off;
+        pk.addr = d->addr + off;    /* a SEND's: the offset in its message */
         pk.plen = len;
         pk.last = off + len == d->len;
         pk.flags = pk.last ? d->flags & SWAI_NIC_F_CP : 0;
@@ -237,6 +265,183 @@ static unsigned write_out(struct swai_nic *n, unsigned vport, const struct swai_
     }
     *t = at;
     return status;
+}
+
+static void run(struct swai_nic *n);
+
+/* A packet this node sends itself arrives at @at; one for another, t_nic_lat later. */
+static unsigned deliver(struct swai_nic *n, struct swai_nic_pkt *pk, uint64_t at)
+{
+    if (pk->dst == n->node) {
+        pk->time_ps = at;
+        swai_nic_receive(n, pk, at);
+        return SWAI_NIC_OK;
+    }
+    pk->time_ps = at + n->lat_ps;
+    return (unsigned)n->ops->send(n->opaque, pk);
+}
+
+/* A READ, from @t: its request, a small packet on this port's wire. */
+static unsigned read_ask(struct swai_nic *n, unsigned vport, const struct nic_port *p,
+                         const struct swai_nic_desc *d, uint64_t t)
+{
+    struct swai_nic_pkt pk = {
+        .kind = SWAI_NIC_KIND_READ, .flags = d->flags & SWAI_NIC_F_CP, .src = n->node,
+        .dst = d->dst, .dst_vport = d->dst_vport, .key = d->key, .addr = d->addr,
+        .plen = d->len, .rvport = vport, .rkey = p->key, .raddr = d->src_addr,
+        .rindex = p->index,
+    };
+
+    return deliver(n, &pk, d->dst == n->node ? t : swai_cal_book(&n->wire, t, n->wire_ps));
+}
+
+/*
+ * A READ asked of this node's port @p at @t: its bytes read through the
+ * port's owner's space and sent back a chunk a packet on this wire; a
+ * refusal (key, fault) goes back as one packet that says so, and is
+ * reported here as any refused packet is.
+ */
+static void read_serve(struct swai_nic *n, const struct nic_port *p,
+                       const struct swai_nic_pkt *rq, uint64_t t)
+{
+    struct swai_nic_pkt pk = {
+        .kind = SWAI_NIC_PKT_READ_DATA, .src = n->node, .dst = rq->src,
+        .dst_vport = rq->rvport, .key = rq->rkey, .rindex = rq->rindex,
+    };
+    unsigned status = rq->key != p->key ? SWAI_NIC_E_KEY :
+                      !rq->plen || rq->plen > SWAI_NIC_WRITE_MAX ? SWAI_NIC_E_FAULT :
+                      SWAI_NIC_OK;
+
+    for (uint32_t off = 0; status == SWAI_NIC_OK && off < rq->plen;
+         off += SWAI_NIC_WRITE_CHUNK) {
+        uint32_t len = rq->plen - off < SWAI_NIC_WRITE_CHUNK ? rq->plen - off :
+                       SWAI_NIC_WRITE_CHUNK;
+
+        if (n->ops->read(n->opaque, rq->dst_vport, rq->addr + off, pk.payload, len)) {
+            status = SWAI_NIC_E_FAULT;
+            break;
+        }
+        pk.addr = rq->raddr + off;
+        pk.plen = len;
+        pk.last = off + len == rq->plen;
+        pk.flags = pk.last ? rq->flags & SWAI_NIC_F_CP : 0;
+        status = deliver(n, &pk, swai_cal_book(&n->wire, t,
+                                               swai_timing_ps(SWAI_NIC_WIRE_BYTES + len,
+                                                              n->mbps)));
+    }
+    if (status == SWAI_NIC_OK) {
+        return;
+    }
+    end(n, rq->dst_vport, SWAI_NIC_KIND_READ, status, UINT32_MAX, t, 0);
+    pk = (struct swai_nic_pkt){
+        .kind = SWAI_NIC_PKT_READ_DATA, .src = n->node, .dst = rq->src,
+        .dst_vport = rq->rvport, .key = rq->rkey, .rindex = rq->rindex, .last = true,
+        .err = status,
+    };
+    deliver(n, &pk, swai_cal_book(&n->wire, t, n->wire_ps));
+}
+
+/*
+ * A READ's bytes back at its port @p (@vport): written through the port's
+ * owner's space; the last packet ends the READ -- with the first refusal
+ * of any of its packets -- and with CP is counted.
+ */
+static void read_land(struct swai_nic *n, struct nic_port *p, unsigned vport,
+                      const struct swai_nic_pkt *pk, uint64_t t)
+{
+    uint32_t *fault = &p->rfault[pk->rindex % NIC_RFAULTS];
+    unsigned status = pk->err;
+
+    if (pk->key != p->key) {
+        end(n, vport, pk->kind, SWAI_NIC_E_KEY, UINT32_MAX, t, 0);
+        return;
+    }
+    if (status == SWAI_NIC_OK && (pk->plen > SWAI_NIC_WRITE_CHUNK ||
+                                  n->ops->write(n->opaque, vport, pk->addr, pk->payload,
+                                                pk->plen))) {
+        status = SWAI_NIC_E_FAULT;
+    }
+    if (!pk->last) {
+        if (status != SWAI_NIC_OK) {
+            *fault = pk->rindex + 1;
+        }
+        return;
+    }
+    if (*fault == pk->rindex + 1) {
+        status = status == SWAI_NIC_OK ? SWAI_NIC_E_FAULT : status;
+        *fault = 0;
+    }
+    if (status == SWAI_NIC_OK && (pk->flags & SWAI_NIC_F_CP) && !count_arrival(p, t)) {
+        status = SWAI_NIC_E_COUNTER;
+    }
+    end(n, vport, SWAI_NIC_KIND_READ, status, pk->rindex, t, 0);
+    run(n);
+}
+
+/* The SEND from @src that port @p is taking in, or a free entry for a new one; NULL: full. */
+static struct nic_inmsg *inmsg(struct nic_port *p, unsigned src)
+{
+    struct nic_inmsg *free_one = NULL;
+
+    for (unsigned i = 0; i < NIC_INMSGS; i++) {
+        if (p->in[i].used && p->in[i].src == src) {
+            return &p->in[i];
+        }
+        if (!p->in[i].used && !free_one) {
+            free_one = &p->in[i];
+        }
+    }
+    return free_one;
+}
+
+/*
+ * A SEND's packet at port @p (@vport): its first takes the RECV at the
+ * head of the queue (E_RNR if none, E_LENGTH if its size is not the
+ * message's); each is written into it, through the port's owner's space.
+ * True when the message is all here and took its RECV whole: then it is
+ * counted (CP) as a WRITE's last packet is; its RECV ends either way.
+ */
+static bool send_land(struct swai_nic *n, struct nic_port *p, unsigned vport,
+                      const struct swai_nic_pkt *pk, uint64_t t)
+{
+    struct nic_inmsg *m = inmsg(p, pk->src);
+    unsigned status;
+
+    if (!m) {
+        end(n, vport, pk->kind, SWAI_NIC_E_OVERRUN, UINT32_MAX, t, 0);
+        return false;
+    }
+    if (!m->used) {
+        *m = (struct nic_inmsg){ .used = true, .src = pk->src };
+        if (!p->rq_n) {
+            m->status = SWAI_NIC_E_RNR;
+        } else {
+            m->r = p->rq[p->rq_head];
+            m->has_recv = true;
+            p->rq_head = (p->rq_head + 1) % SWAI_NIC_QDEPTH;
+            p->rq_n--;
+            if (m->r.len != pk->mlen) {
+                m->status = SWAI_NIC_E_LENGTH;
+            }
+        }
+    }
+    if (m->status == SWAI_NIC_OK &&
+        (pk->plen > SWAI_NIC_WRITE_CHUNK || pk->addr > m->r.len ||
+         pk->plen > m->r.len - pk->addr ||
+         n->ops->write(n->opaque, vport, m->r.addr + pk->addr, pk->payload, pk->plen))) {
+        m->status = SWAI_NIC_E_FAULT;
+    }
+    if (!pk->last) {
+        return false;
+    }
+    status = m->status;
+    m->used = false;
+    if (m->has_recv) {
+        end(n, vport, SWAI_NIC_KIND_RECV, status, m->r.index, t, 0);
+    } else {
+        end(n, vport, pk->kind, status, UINT32_MAX, t, 0);
+    }
+    return status == SWAI_NIC_OK;
 }
 
 static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
@@ -264,7 +469,17 @@ static void fire(struct swai_nic *n, unsigned vport, uint64_t trig_ps)
         }
     }
     t += n->t_desc_ps + alu;
-    if (d.kind == SWAI_NIC_KIND_WRITE) {
+    if (d.kind == SWAI_NIC_KIND_READ) {
+        /* the port goes on; the READ ends when its bytes are here (read_land) */
+        status = read_ask(n, vport, p, &d, t);
+        p->last_ps = t;
+        if (status != SWAI_NIC_OK) {
+            end(n, vport, d.kind, status, p->index, t, 0);
+        }
+        p->index++;
+        return;
+    }
+    if (d.kind == SWAI_NIC_KIND_WRITE || d.kind == SWAI_NIC_KIND_SEND) {
         status = write_out(n, vport, &d, &t);
         p->last_ps = t;
         end(n, vport, d.kind, status, p->index++, t, 0);
@@ -338,6 +553,14 @@ int swai_nic_post(struct swai_nic *n, const struct swai_nic_desc *d,
     if (!p) {
         return -ENOMEM;
     }
+    if (d->kind == SWAI_NIC_KIND_RECV) {     /* not fired: a SEND takes it */
+        if (p->rq_n == SWAI_NIC_QDEPTH) {
+            return -ENOSPC;
+        }
+        p->rq[(p->rq_head + p->rq_n++) % SWAI_NIC_QDEPTH] =
+            (struct nic_recv){ d->src_addr, d->len, p->rq_index++ };
+        return 0;
+    }
     if (p->n == SWAI_NIC_QDEPTH) {
         return -ENOSPC;
     }
@@ -379,6 +602,15 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
         end(n, pk->dst_vport, pk->kind, SWAI_NIC_E_OVERRUN, UINT32_MAX, t, 0);
         return;
     }
+    /* A READ's two halves answer their own (the requester must hear of a refusal). */
+    if (pk->kind == SWAI_NIC_KIND_READ) {
+        read_serve(n, p, pk, t);
+        return;
+    }
+    if (pk->kind == SWAI_NIC_PKT_READ_DATA) {
+        read_land(n, p, pk->dst_vport, pk, t);
+        return;
+    }
     if (pk->key != p->key) {
         end(n, pk->dst_vport, pk->kind, SWAI_NIC_E_KEY, UINT32_MAX, t, 0);
         return;
@@ -409,9 +641,17 @@ void swai_nic_receive(struct swai_nic *n, const struct swai_nic_pkt *pk,
             status = SWAI_NIC_E_FAULT;
         }
         break;
-    default:
+    case SWAI_NIC_KIND_SEND:
+        if (!send_land(n, p, pk->dst_vport, pk, t)) {
+            return;     /* more of it to come, or it ended there */
+        }
+        break;
+    case SWAI_NIC_KIND_ATOMIC:
         t += (uint64_t)pk->v.count * n->t_alu_ps;
         status = atomic(n, pk);
+        break;
+    default:                    /* no packet of this kind (a RECV is never sent) */
+        status = SWAI_NIC_E_ROUTE;
         break;
     }
     if (status == SWAI_NIC_OK && (pk->flags & SWAI_NIC_F_CP) &&
@@ -440,6 +680,12 @@ void swai_nic_reset_port(struct swai_nic *n, unsigned vport)
         end(n, vport, d->kind, SWAI_NIC_E_RESET, p->index++, p->last_ps, 0);
         p->head = (p->head + 1) % SWAI_NIC_QDEPTH;
         p->n--;
+    }
+    while (p->rq_n) {
+        end(n, vport, SWAI_NIC_KIND_RECV, SWAI_NIC_E_RESET, p->rq[p->rq_head].index,
+            p->last_ps, 0);
+        p->rq_head = (p->rq_head + 1) % SWAI_NIC_QDEPTH;
+        p->rq_n--;
     }
     key = p->key;
     memset(p, 0, sizeof(*p));
@@ -473,5 +719,6 @@ uint32_t swai_nic_counter(const struct swai_nic *n, unsigned vport)
 
 unsigned swai_nic_queued(const struct swai_nic *n, unsigned vport)
 {
-    return vport < SWAI_NIC_VPORTS && n->port[vport] ? n->port[vport]->n : 0;
+    return vport < SWAI_NIC_VPORTS && n->port[vport] ?
+           n->port[vport]->n + n->port[vport]->rq_n : 0;
 }

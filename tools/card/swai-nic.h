@@ -31,6 +31,21 @@
  *   port's owner's address space, to the destination's ADDR, in packets of
  *   SWAI_NIC_WRITE_CHUNK bytes; with CP only its last packet is counted, so
  *   a threshold there means "the bytes are all here".
+ * - READ (RDMA READ) asks the destination for LEN bytes at its ADDR, read
+ *   through the destination port's owner's space (its key, as a WRITE's),
+ *   and they come back in packets of SWAI_NIC_WRITE_CHUNK bytes to SRC_ADDR
+ *   here, written through this port's owner's space.  The port goes on at
+ *   once; the READ ends (its completion, at its own index) when the last
+ *   byte has landed, and with CP that last packet is counted here.  A
+ *   request the destination refuses (key, fault) comes back as an error:
+ *   the READ ends with it, and the destination reports it too.
+ * - SEND moves LEN bytes from SRC_ADDR, as a WRITE does, into the RECV at
+ *   the head of the destination port's receive queue: a RECV is not fired
+ *   but queued there, and ends (its index counts the port's RECVs) when a
+ *   SEND has filled it.  A SEND's length must be its RECV's (else
+ *   E_LENGTH); none posted is E_RNR; both are the receiver's to report, as
+ *   a WRITE's refusals are.  SENDs from one node take the RECVs in their
+ *   order; from several, in the order their first packets come.
  * - COMPLETE writes the register's elements to ADDR when the descriptor
  *   has run: the "completion value is the result" of seed 001.
  *
@@ -42,7 +57,9 @@
  * SWAI_NIC_WIRE_BYTES a packet); it arrives t_nic_lat later, the time it
  * carries.  A packet to this node itself takes no wire: it arrives at once;
  * a WRITE's packets to it do take the wire (a loopback: bytes are never
- * free) and arrive as they leave it.
+ * free) and arrive as they leave it.  A READ's request takes the
+ * requester's wire as a small packet does; its bytes take the
+ * destination's wire from when the request arrived, as a WRITE's would.
  * The arrival that meets a threshold is the CPCNT-th earliest in modeled
  * time, not in the order packets came: so a tree's times never depend on
  * how the host interleaved the NICs.  (Where more packets race for one
@@ -53,6 +70,7 @@
 #ifndef SWAI_NIC_H
 #define SWAI_NIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -86,6 +104,15 @@ struct swai_nic_desc {
  */
 #define SWAI_NIC_WIRE_BYTES 190
 
+/* Do descriptors of @kind move bytes (LEN from SRC_ADDR/ADDR), not ALU elements? */
+static inline bool swai_nic_moves_bytes(unsigned kind)
+{
+    return kind >= SWAI_NIC_KIND_WRITE && kind <= SWAI_NIC_KIND_RECV;
+}
+
+/* A packet's kind beyond the descriptors': a READ's bytes coming back. */
+#define SWAI_NIC_PKT_READ_DATA  15
+
 /* A packet on the network: what a descriptor sends. */
 struct swai_nic_pkt {
     unsigned kind, flags;           /* flags: CP and SWPMP only */
@@ -95,9 +122,22 @@ struct swai_nic_pkt {
     uint64_t addr;
     struct swai_nic_vec v;
     uint64_t time_ps;               /* when it arrives (fixed by the sender) */
-    /* WRITE: this packet's part of the bytes, to addr; @last: the WRITE's end. */
+    /*
+     * WRITE, READ_DATA: this packet's part of the bytes, to addr; @last: the
+     * transfer's end.  READ (the request): plen is the bytes asked for.
+     */
     uint32_t plen;
     bool last;
+    /*
+     * READ and READ_DATA: where the bytes go back -- the requester's port,
+     * its key and address -- and the READ's index there; @err: the request
+     * was refused (status), no bytes follow.
+     */
+    unsigned rvport, rkey;
+    uint64_t raddr;
+    uint32_t rindex;
+    unsigned err;
+    uint32_t mlen;                  /* SEND: the message's bytes (addr: this part's offset) */
     uint8_t payload[SWAI_NIC_WRITE_CHUNK];
 };
 

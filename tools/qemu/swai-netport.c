@@ -13,8 +13,9 @@
 
 /*
  * A packet in a frame's payload: the engine's fields, little endian, in
- * PK_BYTES; a WRITE's bytes follow (their length where a reduce's
- * locations are).
+ * PK_BYTES; a WRITE's, a SEND's or a READ's returning bytes follow (their
+ * length where a reduce's locations are, then a READ's way back and index,
+ * and a SEND's whole length).
  */
 #define PK_BYTES    128
 #define PK_F_CP     1
@@ -43,8 +44,19 @@ static size_t pk_encode(uint8_t *b, const struct swai_nic_pkt *p)
     swai_st_le(b + 14, 2, p->dst);
     swai_st_le(b + 16, 8, p->addr);
     swai_st_le(b + 24, 8, p->time_ps);
-    if (p->kind == SWAI_NIC_KIND_WRITE) {
+    if (swai_nic_moves_bytes(p->kind) || p->kind == SWAI_NIC_PKT_READ_DATA) {
         swai_st_le(b + 32, 4, p->plen);
+        swai_st_le(b + 36, 2, p->rkey);
+        b[38] = (uint8_t)p->rvport;
+        b[39] = (uint8_t)p->err;
+        swai_st_le(b + 40, 8, p->raddr);
+        swai_st_le(b + 48, 4, p->rindex);
+        swai_st_le(b + 52, 4, p->mlen);
+    }
+    if (p->kind == SWAI_NIC_KIND_READ) {
+        return PK_BYTES;
+    }
+    if (swai_nic_moves_bytes(p->kind) || p->kind == SWAI_NIC_PKT_READ_DATA) {
         memcpy(b + PK_BYTES, p->payload, p->plen);
         return PK_BYTES + p->plen;
     }
@@ -79,9 +91,21 @@ static bool pk_decode(struct swai_nic_pkt *p, const uint8_t *b, size_t len)
     p->dst = (unsigned)swai_ld_le(b + 14, 2);
     p->addr = swai_ld_le(b + 16, 8);
     p->time_ps = swai_ld_le(b + 24, 8);
-    if (p->kind == SWAI_NIC_KIND_WRITE) {
+    if (swai_nic_moves_bytes(p->kind) || p->kind == SWAI_NIC_PKT_READ_DATA) {
         p->plen = (uint32_t)swai_ld_le(b + 32, 4);
+        p->rkey = (unsigned)swai_ld_le(b + 36, 2);
+        p->rvport = b[38];
+        p->err = b[39];
+        p->raddr = swai_ld_le(b + 40, 8);
+        p->rindex = (uint32_t)swai_ld_le(b + 48, 4);
+        p->mlen = (uint32_t)swai_ld_le(b + 52, 4);
         p->last = b[1] & PK_F_LAST;
+    }
+    if (p->kind == SWAI_NIC_KIND_READ) {  /* a request: the bytes it asks for, none carried */
+        return len == PK_BYTES && p->plen <= SWAI_NIC_WRITE_MAX &&
+               p->rvport < SWAI_NIC_VPORTS;
+    }
+    if (swai_nic_moves_bytes(p->kind) || p->kind == SWAI_NIC_PKT_READ_DATA) {
         if (p->plen > SWAI_NIC_WRITE_CHUNK || len != PK_BYTES + p->plen) {
             return false;
         }

@@ -22,8 +22,8 @@
 #define SWAI_NIC_BRANCH_MAX		255	/* children one descriptor combines */
 #define SWAI_NIC_QDEPTH			256	/* descriptors queued per virtual port */
 #define SWAI_NIC_NODE_NONE		0xffff	/* DST: send nothing */
-#define SWAI_NIC_WRITE_MAX		0x100000	/* bytes a WRITE moves, 1 MiB */
-#define SWAI_NIC_WRITE_CHUNK		1024	/* bytes of a WRITE a packet carries */
+#define SWAI_NIC_WRITE_MAX		0x100000	/* bytes a WRITE..RECV moves, 1 MiB */
+#define SWAI_NIC_WRITE_CHUNK		1024	/* bytes of a WRITE..SEND a packet carries */
 
 /* Descriptor fields: byte offsets and widths. */
 #define SWAI_NIC_D_CTRL			0x00	/* u32: SWAI_NIC_KIND_* | SWAI_NIC_F_* */
@@ -40,10 +40,10 @@
 #define SWAI_NIC_D_CPCNT		0x10	/* u32: trigger threshold */
 #define SWAI_NIC_D_ERRVEC		0x14	/* u16: element error bits (in) */
 #define SWAI_NIC_D_KEY			0x16	/* u16: the destination port's key */
-#define SWAI_NIC_D_ADDR			0x18	/* u64: PUT/ATOMIC target, or completion */
+#define SWAI_NIC_D_ADDR			0x18	/* u64: at the peer, or a completion's here */
 #define SWAI_NIC_D_LOC			0x20	/* u32[12]: locations (MAXLOC/MINLOC) */
-#define SWAI_NIC_D_SRC_ADDR		0x20	/* u64: WRITE: the source (owner's space) */
-#define SWAI_NIC_D_LEN			0x28	/* u32: WRITE: bytes, 1..SWAI_NIC_WRITE_MAX */
+#define SWAI_NIC_D_SRC_ADDR		0x20	/* u64: the bytes here (WRITE..RECV) */
+#define SWAI_NIC_D_LEN			0x28	/* u32: WRITE..RECV: bytes, 1..WRITE_MAX */
 #define SWAI_NIC_D_DATA			0x50	/* 48 bytes: elements */
 
 /* SWAI_NIC_D_CTRL: the kind (bits 3:0) and flags. */
@@ -53,7 +53,10 @@
 #define SWAI_NIC_KIND_PUT		3	/* write DATA at the destination's ADDR */
 #define SWAI_NIC_KIND_ATOMIC		4	/* ADDR[i] = ADDR[i] RTYPE DATA[i] there */
 #define SWAI_NIC_KIND_WRITE		5	/* RDMA WRITE: SRC_ADDR's LEN bytes to ADDR */
-#define SWAI_NIC_KIND_MAX		5
+#define SWAI_NIC_KIND_READ		6	/* RDMA READ: ADDR's LEN bytes to SRC_ADDR */
+#define SWAI_NIC_KIND_SEND		7	/* SRC_ADDR's LEN bytes into the peer's RECV */
+#define SWAI_NIC_KIND_RECV		8	/* a buffer of LEN bytes at SRC_ADDR for a SEND */
+#define SWAI_NIC_KIND_MAX		8
 /* CP: the packet adds 1 to the destination port's CP_Counter. */
 #define SWAI_NIC_F_CP			_BITUL(4)
 /* SWPFLAG: a BCAST sends the port's result register, not its DATA. */
@@ -96,5 +99,7 @@
 #define SWAI_NIC_E_COUNTER		6	/* the port counted too many arrivals */
 #define SWAI_NIC_E_RESET		7	/* dropped by a port reset */
 #define SWAI_NIC_E_KEY			8	/* a packet for a closed port or with a wrong key */
+#define SWAI_NIC_E_RNR			9	/* a SEND found no RECV posted */
+#define SWAI_NIC_E_LENGTH		10	/* a SEND's length is not its RECV's */
 
 #endif /* _UAPI_SWAI_NIC_H_ */

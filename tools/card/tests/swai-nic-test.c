@@ -825,6 +825,175 @@ static void test_write(void)
     net_down();
 }
 
+/*
+ * RDMA READ: 3000 bytes of node 1's asked by node 0, back in three
+ * packets, counted once there; then every refusal ends the READ.
+ */
+static void test_read(void)
+{
+    struct swai_nic_desc r = {
+        .kind = SWAI_NIC_KIND_READ, .flags = SWAI_NIC_F_CP, .vport = 2, .dst_vport = 4,
+        .src = 0, .dst = 1, .addr = 0, .src_addr = 500, .len = 3000,
+    };
+    struct swai_nic_desc bad = r, back;
+    struct swai_timing_props tp;
+    uint8_t raw[SWAI_NIC_DESC_SIZE];
+    const char *why;
+    uint64_t lat, req;
+    unsigned i;
+
+    swai_timing_props_init(&tp);
+    lat = swai_timing_ns_to_ps(tp.t_nic_lat_ns);
+    req = swai_timing_ps(SWAI_NIC_WIRE_BYTES, tp.nic_mbps);
+    swai_nic_desc_encode(raw, &r);
+    CHECK_EQ(swai_nic_desc_decode(&back, raw, &why), 0);
+    CHECK_EQ(back.kind, SWAI_NIC_KIND_READ);
+    CHECK_EQ(back.len, 3000);
+    CHECK_EQ(back.src_addr, 500);
+    bad.len = 0;
+    CHECK(swai_nic_desc_check(&bad) != NULL);
+    bad = r;
+    bad.dst = SWAI_NIC_NODE_NONE;
+    CHECK(swai_nic_desc_check(&bad) != NULL);
+    bad = r;
+    bad.v.count = 1;
+    CHECK(swai_nic_desc_check(&bad) != NULL);
+    net_up(2);
+    for (i = 0; i < 3000; i++) {
+        H[1].mem[i] = (uint8_t)(i * 7 + 3);
+    }
+    CHECK_EQ(swai_nic_post(H[0].nic, &r, 0), 0);
+    net_run();
+    CHECK(!memcmp(H[0].mem + 500, H[1].mem, 3000));
+    CHECK_EQ(swai_nic_counter(H[0].nic, 2), 1);
+    CHECK_EQ(swai_nic_counter(H[1].nic, 4), 0);
+    CHECK_EQ(H[0].ncqe, 1);
+    CHECK_EQ(H[1].ncqe, 0);
+    /* 0.2 us of descriptor, the request there, 1214 + 1214 + 1142 bytes back */
+    CHECK_EQ(H[0].end_ps, 200000 + req + lat + 2 * 48560 + 45680 + lat);
+    CHECK_EQ(H[0].nbad + H[1].nbad, 0);
+    /* Of itself: the bytes through its own wire, no network. */
+    r.dst = 0;
+    r.dst_vport = 3;
+    r.addr = 500;
+    r.src_addr = 3500;
+    r.len = 100;
+    CHECK_EQ(swai_nic_post(H[0].nic, &r, 0), 0);
+    net_run();
+    CHECK(!memcmp(H[0].mem + 3500, H[1].mem, 100));
+    CHECK_EQ(swai_nic_counter(H[0].nic, 2), 2);
+    CHECK_EQ(H[0].nbad, 0);
+    /* The wrong key: refused there (and said there), the READ ends with it. */
+    r = (struct swai_nic_desc){
+        .kind = SWAI_NIC_KIND_READ, .vport = 2, .dst_vport = 4, .src = 0, .dst = 1,
+        .addr = 0, .src_addr = 1000, .len = 64, .key = 9,
+    };
+    memset(H[0].mem + 1000, 0, 64);
+    CHECK_EQ(swai_nic_post(H[0].nic, &r, 0), 0);
+    net_run();
+    CHECK_EQ(H[0].last_status, SWAI_NIC_E_KEY);
+    CHECK_EQ(H[1].last_status, SWAI_NIC_E_KEY);
+    CHECK_EQ(H[0].mem[1001], 0);
+    /* Memory its owner there cannot read: FAULT at both ends. */
+    r.key = 0;
+    r.addr = MEM - 10;
+    CHECK_EQ(swai_nic_post(H[0].nic, &r, 0), 0);
+    net_run();
+    CHECK_EQ(H[0].last_status, SWAI_NIC_E_FAULT);
+    CHECK_EQ(H[1].last_status, SWAI_NIC_E_FAULT);
+    /* Landing where its owner here cannot write: one completion, FAULT. */
+    i = H[0].ncqe;
+    r.addr = 0;
+    r.src_addr = MEM - 10;
+    r.len = 3000;
+    CHECK_EQ(swai_nic_post(H[0].nic, &r, 0), 0);
+    net_run();
+    CHECK_EQ(H[0].ncqe, i + 1);
+    CHECK_EQ(H[0].last_status, SWAI_NIC_E_FAULT);
+    /* A node that is not there: ROUTE, at once. */
+    r.dst = 7;
+    r.src_addr = 0;
+    CHECK_EQ(swai_nic_post(H[0].nic, &r, 0), 0);
+    CHECK_EQ(H[0].last_status, SWAI_NIC_E_ROUTE);
+    net_down();
+}
+
+/*
+ * SEND and RECV: node 1 posts two RECVs, nodes 0 and 2 SEND into them
+ * (their packets interleaved: each message keeps its RECV); then no RECV
+ * (E_RNR), a length that is not the RECV's (E_LENGTH), the rules.
+ */
+static void test_send_recv(void)
+{
+    struct swai_nic_desc snd = {
+        .kind = SWAI_NIC_KIND_SEND, .flags = SWAI_NIC_F_CP, .vport = 1, .dst_vport = 5,
+        .src = 0, .dst = 1, .src_addr = 0, .len = 1500,
+    };
+    struct swai_nic_desc rcv = {
+        .kind = SWAI_NIC_KIND_RECV, .vport = 5, .src = 1, .dst = SWAI_NIC_NODE_NONE,
+        .src_addr = 100, .len = 1500,
+    };
+    struct swai_nic_desc bad, back;
+    uint8_t raw[SWAI_NIC_DESC_SIZE];
+    const char *why;
+    unsigned i;
+
+    swai_nic_desc_encode(raw, &rcv);
+    CHECK_EQ(swai_nic_desc_decode(&back, raw, &why), 0);
+    CHECK_EQ(back.src_addr, 100);
+    bad = rcv;
+    bad.dst = 0;
+    CHECK(swai_nic_desc_check(&bad) != NULL);
+    bad = rcv;
+    bad.flags = SWAI_NIC_F_CP;
+    CHECK(swai_nic_desc_check(&bad) != NULL);
+    bad = snd;
+    bad.addr = 8;
+    CHECK(swai_nic_desc_check(&bad) != NULL);
+    net_up(3);
+    for (i = 0; i < 1500; i++) {
+        H[0].mem[i] = (uint8_t)(i * 5 + 1);
+        H[2].mem[i] = (uint8_t)(i * 11 + 2);
+    }
+    CHECK_EQ(swai_nic_post(H[1].nic, &rcv, 0), 0);
+    rcv.src_addr = 1700;
+    CHECK_EQ(swai_nic_post(H[1].nic, &rcv, 0), 0);
+    CHECK_EQ(swai_nic_queued(H[1].nic, 5), 2);
+    CHECK_EQ(swai_nic_post(H[0].nic, &snd, 0), 0);
+    snd.src = 2;
+    CHECK_EQ(swai_nic_post(H[2].nic, &snd, 0), 0);
+    net_run();
+    /* each took one RECV whole, in the order its first packet came */
+    CHECK((!memcmp(H[1].mem + 100, H[0].mem, 1500) &&
+           !memcmp(H[1].mem + 1700, H[2].mem, 1500)) ||
+          (!memcmp(H[1].mem + 100, H[2].mem, 1500) &&
+           !memcmp(H[1].mem + 1700, H[0].mem, 1500)));
+    CHECK_EQ(swai_nic_counter(H[1].nic, 5), 2);
+    CHECK_EQ(swai_nic_queued(H[1].nic, 5), 0);
+    CHECK_EQ(H[1].ncqe, 2);
+    CHECK_EQ(H[0].nbad + H[1].nbad + H[2].nbad, 0);
+    /* No RECV: E_RNR there; then a RECV of another length: E_LENGTH, nothing written. */
+    snd.src = 0;
+    CHECK_EQ(swai_nic_post(H[0].nic, &snd, 0), 0);
+    net_run();
+    CHECK_EQ(H[1].last_status, SWAI_NIC_E_RNR);
+    rcv.src_addr = 3300;
+    rcv.len = 100;
+    memset(H[1].mem + 3300, 0, 100);
+    CHECK_EQ(swai_nic_post(H[1].nic, &rcv, 0), 0);
+    CHECK_EQ(swai_nic_post(H[0].nic, &snd, 0), 0);
+    net_run();
+    CHECK_EQ(H[1].last_status, SWAI_NIC_E_LENGTH);
+    CHECK_EQ(H[1].mem[3301], 0);
+    CHECK_EQ(swai_nic_counter(H[1].nic, 5), 2);
+    /* A RECV still queued when its port is reset ends E_RESET. */
+    CHECK_EQ(swai_nic_post(H[1].nic, &rcv, 0), 0);
+    swai_nic_reset_port(H[1].nic, 5);
+    CHECK_EQ(H[1].last_status, SWAI_NIC_E_RESET);
+    CHECK_EQ(swai_nic_queued(H[1].nic, 5), 0);
+    net_down();
+}
+
 static const struct tap_test tests[] = {
     { "nic alu: float add/max/min with location, errors", test_alu_float },
     { "nic alu: integer, logical and bitwise ops", test_alu_int },
@@ -837,6 +1006,8 @@ static const struct tap_test tests[] = {
     { "nic errors: refused posts, missing, overrun, fault, route", test_errors },
     { "nic portals: triggered put and atomic, absolute thresholds", test_portals },
     { "nic write: 3000 bytes in three packets, counted at the end", test_write },
+    { "nic read: 3000 bytes back in three packets, every refusal", test_read },
+    { "nic send/recv: two senders interleaved, no RECV, another length", test_send_recv },
 };
 
 TAP_MAIN(tests)
