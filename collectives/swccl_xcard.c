@@ -84,6 +84,35 @@ static int file_sched(const struct swccl_call *c, struct swai_sched *s, char *wh
 	return 0;
 }
 
+static int gcd(int a, int b)
+{
+	return b ? gcd(b, a % b) : a;
+}
+
+/*
+ * RING's stride for plane c->xplane of c->xplanes: the strides coprime
+ * with N whose every link r -> r + stride the fabric has, in the order 1,
+ * N - 1 (the same links the other way), 2, N - 2, ...; plane j takes the
+ * j-th, so that on a full mesh no two planes send over one link direction
+ * (NCCL's channels on different rings).  More planes than strides share.
+ */
+static int ring_stride(const struct swccl_call *c)
+{
+	int N = c->nranks, st[SWCCL_MAX_RANKS], ns = 0;
+
+	for (int k = 1; k <= N / 2; k++)
+		for (int w = 0; w < 2; w++) {
+			int d = w ? N - k : k;
+			bool all = gcd(d, N) == 1 && (ns == 0 || st[ns - 1] != d);
+
+			for (int r = 0; r < N && all; r++)
+				all = c->xreach[r] >> ((r + d) % N) & 1;
+			if (all)
+				st[ns++] = d;
+		}
+	return ns ? st[c->xplane % ns] : 1;
+}
+
 int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_sched *s,
 		      char *why, size_t n)
 {
@@ -93,9 +122,11 @@ int swccl_xcard_sched(const struct swccl_call *c, const char *name, struct swai_
 
 	if (!strcmp(name, swcclAlgoName(swcclAlgoFile)))
 		return file_sched(c, s, why, n);
-	/* Planes sending at once start at different peers (swai-gen.h). */
-	if (c->xplanes > 1)
+	/* Planes sending at once start at different peers, or ring on links of their own. */
+	if (c->xplanes > 1) {
 		o.shift = c->xplane * (c->nranks - 1) / c->xplanes;
+		o.stride = ring_stride(c);
+	}
 
 	return swai_gen_build(s, name, coll_of(c->coll), c->nranks, &o, why, n) ? -1 : 0;
 }

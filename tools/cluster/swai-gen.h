@@ -36,6 +36,15 @@ struct swai_gen_opts {
      */
     int shift;
     /*
+     * RING: the rank at ring position p is p * stride mod N (stride coprime
+     * with N; 0 or 1: rank order), a block following its rank, so that
+     * planes of one card's core groups, each with its own stride, send over
+     * different links at once (stride N - 1: the same links the other way;
+     * libswccl's levels give plane j the j-th stride whose links the fabric
+     * has).  Others ignore it.
+     */
+    int stride;
+    /*
      * PLANE: the node of each rank ([nranks], any numbers; NULL: every
      * rank a node of its own) -- the topology's grouping, from
      * swai_topo_card_node() of the ranks' cards.  Others ignore it.

@@ -34,7 +34,7 @@
 
 struct args {
 	const char *cmd, *coll, *algo, *in, *format, *topo, *route;
-	int nranks, root, max, shift;
+	int nranks, root, max, shift, stride;
 	uint64_t bytes;
 	enum swai_nhr_order order;
 };
@@ -48,6 +48,7 @@ static void usage(FILE *f)
 		"  -n, --ranks N       ranks (1..%d)\n"
 		"  -r, --root R        root of broadcast/reduce\n"
 		"      --order O       NHR AllReduce slice order: best identity bitrev\n"
+		"      --stride S      RING: the ring of ranks 0, S, 2S, ... mod N (coprime)\n"
 		"      --shift S       MESH1/MESH2: start each round's sends at the S-th peer\n"
 		"                      (plane j of G core groups per card: j(N-1)/G)\n"
 		"      --in FILE       a schedule file (.json or MSCCL .xml)\n"
@@ -63,7 +64,8 @@ static void usage(FILE *f)
 /* The schedule the arguments name: generated, or read from --in. */
 static int get_sched(const struct args *a, struct swai_sched *s)
 {
-	struct swai_gen_opts o = { .root = a->root, .nhr_order = a->order, .shift = a->shift };
+	struct swai_gen_opts o = { .root = a->root, .nhr_order = a->order, .shift = a->shift,
+				   .stride = a->stride };
 	char why[512];
 	int c, ret;
 
@@ -343,6 +345,7 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "max", required_argument, NULL, 'm' },
 		{ "shift", required_argument, NULL, 's' },
+		{ "stride", required_argument, NULL, 'S' },
 		{ "topo", required_argument, NULL, 't' },
 		{ "route", required_argument, NULL, 'R' },
 		{ "bytes", required_argument, NULL, 'b' },
@@ -382,6 +385,10 @@ int main(int argc, char **argv)
 		case 's':
 			a.shift = (int)swai_cli_long_or_exit(PROG, "--shift", optarg, 0,
 							     SWAI_SCHED_MAX_RANKS - 1);
+			break;
+		case 'S':
+			a.stride = (int)swai_cli_long_or_exit(PROG, "--stride", optarg, 1,
+							      SWAI_SCHED_MAX_RANKS - 1);
 			break;
 		case 't': a.topo = optarg; break;
 		case 'R': a.route = optarg; break;

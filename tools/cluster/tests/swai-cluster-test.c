@@ -186,6 +186,50 @@ static void test_generators_verify(void)
 	}
 }
 
+/*
+ * RING's stride (the planes of a card's core groups): every coprime stride
+ * of N = 1..24, every collective, right results; every send goes from r
+ * to r + stride, so planes of different strides never share a link
+ * direction; a stride that shares a factor with N is refused.
+ */
+static void test_ring_stride(void)
+{
+	for (int N = 1; N <= 24; N++) {
+		for (int st = 1; st < (N > 1 ? N : 2); st++) {
+			int a = N, b = st;
+
+			while (b) {
+				int t = a % b;
+
+				a = b;
+				b = t;
+			}
+			for (int c = 0; c < SWAI_COLL_N; c++) {
+				struct swai_gen_opts o = { .root = N / 2, .stride = st };
+				struct swai_sched s;
+				char why[256];
+
+				if (!(swai_gen_ring.colls & (1u << c)))
+					continue;
+				if (a != 1) {
+					CHECK(swai_gen_build(&s, "RING", c, N, &o, why, sizeof(why)));
+					continue;
+				}
+				CHECK_EQ(swai_gen_build(&s, "RING", c, N, &o, why, sizeof(why)), 0);
+				if (swai_sched_verify(&s, why, sizeof(why))) {
+					printf("# N %d stride %d: %s\n", N, st, why);
+					CHECK(0);
+				}
+				for (int r = 0; r < N; r++)
+					for (int k = 0; k < s.ranks[r].nsteps; k++)
+						if (s.ranks[r].steps[k].op == SWAI_STEP_SEND)
+							CHECK_EQ(s.ranks[r].steps[k].peer, (r + st) % N);
+				swai_sched_free(&s);
+			}
+		}
+	}
+}
+
 /* The @i-th SEND of rank @r in @s: its peer, or -1. */
 static int nth_send(const struct swai_sched *s, int r, int i)
 {
@@ -994,6 +1038,7 @@ static const struct tap_test tests[] = {
 	{ "NHR: seed 000's N=4 tables, standard and reordered", test_nhr_n4_tables },
 	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
 	{ "generators: every collective, N=1..40, verified", test_generators_verify },
+	{ "RING's stride: every coprime stride right, one link direction each", test_ring_stride },
 	{ "AllToAll: DIRECT and PLANE, seed 002's message counts", test_alltoall_planes },
 	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
 	{ "issue order: the heap version is the definition's", test_issue_order },
