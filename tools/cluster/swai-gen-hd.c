@@ -158,4 +158,5 @@ const struct swai_gen swai_gen_hd = {
     .colls = 1u << SWAI_COLL_ALLREDUCE | 1u << SWAI_COLL_REDUCESCATTER |
              1u << SWAI_COLL_ALLGATHER,
     .build = build,
+    .relabels = true,
 };

@@ -192,4 +192,5 @@ const struct swai_gen swai_gen_nhr = {
     .colls = 1u << SWAI_COLL_ALLREDUCE | 1u << SWAI_COLL_REDUCESCATTER |
              1u << SWAI_COLL_ALLGATHER,
     .build = build,
+    .relabels = true,
 };

@@ -94,4 +94,5 @@ const struct swai_gen swai_gen_rb = {
     .colls = 1u << SWAI_COLL_ALLREDUCE | 1u << SWAI_COLL_BROADCAST |
              1u << SWAI_COLL_REDUCE,
     .build = build,
+    .relabels = true,
 };

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -23,6 +24,42 @@ const struct swai_gen *swai_gen_find(const char *name)
         }
     }
     return NULL;
+}
+
+static int gcd(int a, int b)
+{
+    return b ? gcd(b, a % b) : a;
+}
+
+/* Rank r's program to rank r * @stride mod N, its peers with it (swai_gen.relabels). */
+static int relabel(struct swai_sched *s, int stride, char *why, size_t n)
+{
+    int N = s->nranks;
+    struct swai_sched_rank *to = calloc((size_t)N, sizeof(*to));
+
+    if (stride < 1 || stride >= N || gcd(stride, N) != 1) {
+        free(to);
+        snprintf(why, n, "%s: stride %d is not in 1..%d and coprime with %d ranks", s->name,
+                 stride, N - 1, N);
+        return -EINVAL;
+    }
+    if (!to) {
+        snprintf(why, n, "out of memory");
+        return -ENOMEM;
+    }
+    for (int r = 0; r < N; r++) {
+        struct swai_sched_rank *rk = &to[(int)((int64_t)r * stride % N)];
+
+        *rk = s->ranks[r];
+        for (int i = 0; i < rk->nsteps; i++) {
+            if (rk->steps[i].peer >= 0) {
+                rk->steps[i].peer = (int)((int64_t)rk->steps[i].peer * stride % N);
+            }
+        }
+    }
+    memcpy(s->ranks, to, (size_t)N * sizeof(*to));
+    free(to);
+    return 0;
 }
 
 int swai_gen_build(struct swai_sched *s, const char *algo,
@@ -61,6 +98,9 @@ int swai_gen_build(struct swai_sched *s, const char *algo,
         }
     } else {
         ret = g->build(s, coll, nranks, o, why, n);
+        if (!ret && !s->err && g->relabels && coll == SWAI_COLL_ALLREDUCE && o->stride > 1) {
+            ret = relabel(s, o->stride, why, n);
+        }
     }
     if (!ret && s->err) {
         ret = s->err;

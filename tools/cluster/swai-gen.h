@@ -41,7 +41,8 @@ struct swai_gen_opts {
      * planes of one card's core groups, each with its own stride, send over
      * different links at once (stride N - 1: the same links the other way;
      * libswccl's levels give plane j the j-th stride whose links the fabric
-     * has).  Others ignore it.
+     * has).  HD, NHR and RB: their AllReduce relabelled so (swai_gen.relabels).
+     * Others ignore it.
      */
     int stride;
     /*
@@ -66,6 +67,14 @@ struct swai_gen {
     /* 0, or -EINVAL with @why when it cannot serve @nranks */
     int (*build)(struct swai_sched *s, enum swai_coll coll, int nranks,
                  const struct swai_gen_opts *o, char *why, size_t n);
+    /*
+     * Its AllReduce takes swai_gen_opts.stride by relabelling: rank r's
+     * part done by rank r * stride mod N (an AllReduce's result is every
+     * rank's whatever rank does which part), so planes of one card's
+     * core groups exchange over different links.  RING has the stride in
+     * every collective, MESH its shift instead.
+     */
+    bool relabels;
 };
 
 extern const struct swai_gen swai_gen_ring, swai_gen_mesh1, swai_gen_mesh2,

@@ -190,7 +190,8 @@ static void test_generators_verify(void)
  * RING's stride (the planes of a card's core groups): every coprime stride
  * of N = 1..24, every collective, right results; every send goes from r
  * to r + stride, so planes of different strides never share a link
- * direction; a stride that shares a factor with N is refused.
+ * direction; a stride that shares a factor with N is refused.  HD's, NHR's
+ * and RB's AllReduce relabelled by every stride: right too.
  */
 static void test_ring_stride(void)
 {
@@ -224,6 +225,23 @@ static void test_ring_stride(void)
 					for (int k = 0; k < s.ranks[r].nsteps; k++)
 						if (s.ranks[r].steps[k].op == SWAI_STEP_SEND)
 							CHECK_EQ(s.ranks[r].steps[k].peer, (r + st) % N);
+				swai_sched_free(&s);
+			}
+			/* HD, NHR and RB relabel their AllReduce by it: still right */
+			for (int g = 0; a == 1 && swai_gens[g]; g++) {
+				struct swai_gen_opts o = { .stride = st };
+				struct swai_sched s;
+				char why[256];
+
+				if (!swai_gens[g]->relabels ||
+				    swai_gen_build(&s, swai_gens[g]->name, SWAI_COLL_ALLREDUCE, N,
+						   &o, why, sizeof(why)))
+					continue;
+				if (swai_sched_verify(&s, why, sizeof(why))) {
+					printf("# %s N %d stride %d: %s\n", swai_gens[g]->name, N, st,
+					       why);
+					CHECK(0);
+				}
 				swai_sched_free(&s);
 			}
 		}
@@ -1038,7 +1056,7 @@ static const struct tap_test tests[] = {
 	{ "NHR: seed 000's N=4 tables, standard and reordered", test_nhr_n4_tables },
 	{ "NHR: the digest's vectors for N=3,5,6", test_nhr_vectors },
 	{ "generators: every collective, N=1..40, verified", test_generators_verify },
-	{ "RING's stride: every coprime stride right, one link direction each", test_ring_stride },
+	{ "strides: RING's every coprime one right, one link direction each; HD/NHR/RB relabelled", test_ring_stride },
 	{ "AllToAll: DIRECT and PLANE, seed 002's message counts", test_alltoall_planes },
 	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
 	{ "issue order: the heap version is the definition's", test_issue_order },
