@@ -10,6 +10,11 @@
 #include "swai-le.h"
 #include "swai-nic.h"
 
+bool swai_nic_moves_bytes(unsigned kind)
+{
+    return kind >= SWAI_NIC_KIND_WRITE && kind <= SWAI_NIC_KIND_RECV;
+}
+
 const char *swai_nic_desc_check(const struct swai_nic_desc *d)
 {
     if (d->kind < SWAI_NIC_KIND_REDUCE || d->kind > SWAI_NIC_KIND_MAX) {

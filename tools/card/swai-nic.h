@@ -104,12 +104,6 @@ struct swai_nic_desc {
  */
 #define SWAI_NIC_WIRE_BYTES 190
 
-/* Do descriptors of @kind move bytes (LEN from SRC_ADDR/ADDR), not ALU elements? */
-static inline bool swai_nic_moves_bytes(unsigned kind)
-{
-    return kind >= SWAI_NIC_KIND_WRITE && kind <= SWAI_NIC_KIND_RECV;
-}
-
 /* A packet's kind beyond the descriptors': a READ's bytes coming back. */
 #define SWAI_NIC_PKT_READ_DATA  15
 
@@ -176,6 +170,8 @@ void swai_nic_free(struct swai_nic *n);
 
 /* NULL if @d is a descriptor this NIC runs, else why not. */
 const char *swai_nic_desc_check(const struct swai_nic_desc *d);
+/* Do descriptors (and packets) of @kind move bytes (LEN at SRC_ADDR/ADDR), not ALU elements? */
+bool swai_nic_moves_bytes(unsigned kind);
 /* From and to SWAI_NIC_DESC_SIZE bytes; decode checks (0 or -EINVAL). */
 int swai_nic_desc_decode(struct swai_nic_desc *d, const uint8_t *raw,
                          const char **why);
