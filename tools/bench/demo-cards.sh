@@ -11,7 +11,7 @@
 #      allreduce-32M-cards.png);
 #   4. an 8 MiB AllReduce on all 4 core groups of 4 cards (16 ranks, in
 #      levels: CSC on each card, the algorithm between cards per plane, the
-#      planes timed together -- where MESH2 beats the ring);
+#      planes timed together, each plane ringing over links of its own);
 #   5. what the selector picks for 8 cards on the other fabrics: one PCIe
 #      switch (pcie8) and a ring (ring8, where only the ring fits).
 set -eu
