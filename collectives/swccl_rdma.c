@@ -182,16 +182,18 @@ static swcclResult_t plan_rdma(struct swccl_shared *sh, struct swccl_call *c,
 		us = swccl_rdma_model(sh, c, swcclAlgoName(a), comm0);
 	else
 		us = swccl_rdma_reduce_model(sh, c, comm0);
-	if (swccl_xcard_sched(c, swcclAlgoName(a), &s, gwhy, sizeof(gwhy)))
-		return swccl_fail(comm0, swcclInvalidUsage, "%s %s: %s", c->kind->name(c),
-				  swcclAlgoName(a), gwhy);
 	*p = (struct swccl_plan){ .algo = a, .us = us < 0 ? 0 : us, .rdma = true };
-	if (!c->v)
+	if (c->v) {
+		res = v_internode(sh, c, p, comm0);	/* it builds and checks the schedule */
+		if (res)
+			return res;
+	} else {
+		if (swccl_xcard_sched(c, swcclAlgoName(a), &s, gwhy, sizeof(gwhy)))
+			return swccl_fail(comm0, swcclInvalidUsage, "%s %s: %s", c->kind->name(c),
+					  swcclAlgoName(a), gwhy);
 		swccl_internode(c, &s, &p->internode_msgs, &p->internode_bytes);
-	swai_sched_free(&s);
-	res = c->v ? v_internode(sh, c, p, comm0) : swcclSuccess;
-	if (res)
-		return res;
+		swai_sched_free(&s);
+	}
 	swccl_log(SWCCL_LOG_INFO, SWCCL_PLAN, "%s #%llu %zu x %s on %d ranks: %s over RDMA "
 		  "WRITE (%s), %.3f us modeled", c->kind->name(c), (unsigned long long)c->seq, c->count,
 		  swccl_type_name(c->dtype), c->nranks, swcclAlgoName(a),

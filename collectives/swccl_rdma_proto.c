@@ -189,7 +189,8 @@ static bool source_of(const struct swccl_rdma_call *x, int r, int i, int *q, int
 	return true;
 }
 
-#define UNKNOWN UINT64_MAX
+/* A scratch chunk whose block's size is not known yet (vscratch_place). */
+#define SIZE_UNKNOWN UINT64_MAX
 
 /* The size of rank @r's chunk @off of buffer @b, scratch as known so far (sizes[]). */
 static uint64_t block_size(const struct swccl_rdma_call *x, uint64_t **sizes, int r, int b,
@@ -225,16 +226,16 @@ static const char *vscratch_pass(const struct swccl_rdma_call *x, uint64_t **siz
 				uint64_t *mine = st->dst_buf == SWAI_BUF_SCRATCH ?
 						 &sizes[r][st->dst_off + k] : NULL;
 
-				if (v == UNKNOWN)
+				if (v == SIZE_UNKNOWN)
 					continue;
 				if (!mine && v != block_size(x, sizes, r, st->dst_buf,
 							     st->dst_off + k))
 					return "a schedule that writes a block into an output block "
 					       "of another size";
-				if (mine && *mine != UNKNOWN && *mine != v)
+				if (mine && *mine != SIZE_UNKNOWN && *mine != v)
 					return "a schedule that puts blocks of two sizes in one "
 					       "scratch chunk";
-				if (mine && *mine == UNKNOWN) {
+				if (mine && *mine == SIZE_UNKNOWN) {
 					*mine = v;
 					*changed = true;
 				}
@@ -264,7 +265,7 @@ static const char *vscratch_place(struct swccl_rdma_call *x)
 		if (!x->vscratch[r])
 			return "out of memory";
 		for (uint32_t k = 0; k <= nc; k++)
-			x->vscratch[r][k] = UNKNOWN;
+			x->vscratch[r][k] = SIZE_UNKNOWN;
 	}
 	/* each pass carries the sizes a hop further: at most a pass a chunk */
 	for (uint32_t pass = 0; changed && !bad && pass <= nc * (uint32_t)x->s.nranks; pass++) {
@@ -279,7 +280,7 @@ static const char *vscratch_place(struct swccl_rdma_call *x)
 		uint64_t at = 0;
 
 		for (uint32_t k = 0; k <= nc; k++) {	/* sizes -> offsets; unwritten: empty */
-			uint64_t l = k < nc && x->vscratch[r][k] != UNKNOWN ? x->vscratch[r][k] : 0;
+			uint64_t l = k < nc && x->vscratch[r][k] != SIZE_UNKNOWN ? x->vscratch[r][k] : 0;
 
 			x->vscratch[r][k] = at;
 			at += l;

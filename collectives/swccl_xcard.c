@@ -84,11 +84,6 @@ static int file_sched(const struct swccl_call *c, struct swai_sched *s, char *wh
 	return 0;
 }
 
-static int gcd(int a, int b)
-{
-	return b ? gcd(b, a % b) : a;
-}
-
 /*
  * RING's stride for plane c->xplane of c->xplanes: the strides coprime
  * with N whose every link r -> r + stride the fabric has, in the order 1,
@@ -103,7 +98,7 @@ static int ring_stride(const struct swccl_call *c)
 	for (int k = 1; k <= N / 2; k++)
 		for (int w = 0; w < 2; w++) {
 			int d = w ? N - k : k;
-			bool all = gcd(d, N) == 1 && (ns == 0 || st[ns - 1] != d);
+			bool all = swai_gen_stride_ok(N, d) && (ns == 0 || st[ns - 1] != d);
 
 			for (int r = 0; r < N && all; r++)
 				all = c->xreach[r] >> ((r + d) % N) & 1;

@@ -31,18 +31,17 @@ static int gcd(int a, int b)
     return b ? gcd(b, a % b) : a;
 }
 
+bool swai_gen_stride_ok(int nranks, int stride)
+{
+    return stride >= 1 && stride < (nranks > 1 ? nranks : 2) && gcd(stride, nranks) == 1;
+}
+
 /* Rank r's program to rank r * @stride mod N, its peers with it (swai_gen.relabels). */
 static int relabel(struct swai_sched *s, int stride, char *why, size_t n)
 {
     int N = s->nranks;
     struct swai_sched_rank *to = calloc((size_t)N, sizeof(*to));
 
-    if (stride < 1 || stride >= N || gcd(stride, N) != 1) {
-        free(to);
-        snprintf(why, n, "%s: stride %d is not in 1..%d and coprime with %d ranks", s->name,
-                 stride, N - 1, N);
-        return -EINVAL;
-    }
     if (!to) {
         snprintf(why, n, "out of memory");
         return -ENOMEM;
@@ -88,6 +87,11 @@ int swai_gen_build(struct swai_sched *s, const char *algo,
     if (o->root < 0 || o->root >= nranks) {
         snprintf(why, n, "root %d is not one of the %d ranks", o->root,
                  nranks);
+        return -EINVAL;
+    }
+    if (o->stride && !swai_gen_stride_ok(nranks, o->stride)) {
+        snprintf(why, n, "stride %d is not in 1..%d and coprime with %d ranks", o->stride,
+                 nranks > 1 ? nranks - 1 : 1, nranks);
         return -EINVAL;
     }
     if (nranks == 1) {

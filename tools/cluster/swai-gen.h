@@ -80,6 +80,9 @@ struct swai_gen {
 extern const struct swai_gen swai_gen_ring, swai_gen_mesh1, swai_gen_mesh2,
        swai_gen_hd, swai_gen_nhr, swai_gen_rb, swai_gen_direct, swai_gen_plane;
 
+/* Is @stride a ring order of @nranks ranks: 1 .. N - 1 (1 for one rank), coprime with N? */
+bool swai_gen_stride_ok(int nranks, int stride);
+
 /* Every generator, NULL-terminated, in the order -a all lists them. */
 extern const struct swai_gen *const swai_gens[];
 const struct swai_gen *swai_gen_find(const char *name);
