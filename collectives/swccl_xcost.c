@@ -202,10 +202,18 @@ static uint64_t wall_ns(void *opaque)
 	return 0;
 }
 
+/* The cards step in one modeled-time order, as the device's do. */
+static bool may_step(void *opaque, uint64_t at_ps)
+{
+	const struct xrank *x = opaque;
+
+	return swai_fabric_may_step(x->m->f, (unsigned)x->m->c[0]->fabric_id[x->r], at_ps);
+}
+
 static const struct swai_engine_ops xops = {
 	.pending = pending, .start = start, .finish = finish, .locate = locate,
 	.wall_ns = wall_ns, .fabric_book = book, .fabric_sem_store = sem_store,
-	.fabric_sem_time = sem_time,
+	.fabric_sem_time = sem_time, .may_step = may_step,
 };
 
 struct swccl_xmodel *swccl_xmodel_new(const struct swccl_call *c, const char *topology,
@@ -290,10 +298,12 @@ int swccl_xmodel_run(struct swccl_xmodel *m, int nplanes, const struct swccl_cal
 		}
 	}
 	/*
-	 * Each card as far as it goes, in turn, until none can: waits resolve
-	 * by the times the fabric recorded, not by this order; links are
-	 * booked in modeled time (the order matters only where two senders
-	 * share a link direction at once, as on the device).
+	 * Each card as far as it goes, in turn, until none can: a card goes
+	 * only while its next step is the first of all cards' in modeled time
+	 * (may_step), so the steps -- and the bookings of links two senders
+	 * share -- come in the one order the device's cards take them in,
+	 * whatever this loop's order; waits resolve by the times the fabric
+	 * recorded.
 	 */
 	while (busy) {
 		busy = false;

@@ -86,6 +86,7 @@ void swai_engine_reset(struct swai_engine *e)
     }
     swai_timing_init(&e->timing, &e->tp);
     e->clock_ps = 0;
+    e->held = false;
     e->wall0 = e->ops->wall_ns ? e->ops->wall_ns(e->opaque) : 0;
     memset(e->sem, 0, sizeof(e->sem));
 }
@@ -308,6 +309,12 @@ bool swai_engine_step(struct swai_engine *e)
     if (cg < 0) {
         return did;
     }
+    /* Another card's step comes first in modeled time: wait for it. */
+    e->held = e->ops->may_step &&
+              !e->ops->may_step(e->opaque, e->cg[cg].clock_ps);
+    if (e->held) {
+        return did;
+    }
     if (!e->cg[cg].job.active) {
         e->ops->start(e->opaque, cg);
         return true;
@@ -328,12 +335,37 @@ bool swai_engine_polling(const struct swai_engine *e)
 {
     unsigned cg;
 
+    if (e->held) {
+        return true;
+    }
     for (cg = 0; cg < SWAI_ENGINE_CGS; cg++) {
         if (e->cg[cg].job.active && e->cg[cg].job.wait == SWAI_ENGINE_SEM) {
             return true;
         }
     }
     return false;
+}
+
+uint64_t swai_engine_next_ps(const struct swai_engine *e)
+{
+    uint64_t t = UINT64_MAX;
+    unsigned cg;
+
+    for (cg = 0; cg < SWAI_ENGINE_CGS; cg++) {
+        const struct swai_engine_job *j = &e->cg[cg].job;
+        bool can;
+
+        if (j->active) {
+            can = j->wait == SWAI_ENGINE_RUN ||
+                  (j->wait == SWAI_ENGINE_SEM && swai_sync_allows(j));
+        } else {
+            can = e->ops->pending(e->opaque, cg);
+        }
+        if (can && e->cg[cg].clock_ps < t) {
+            t = e->cg[cg].clock_ps;
+        }
+    }
+    return t;
 }
 
 bool swai_engine_busy(const struct swai_engine *e, unsigned cg)

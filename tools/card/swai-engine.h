@@ -12,7 +12,8 @@
  * (start a job, one instruction, or one 64 KiB chunk of a transfer or
  * REDUCE) on the runnable CG with the smallest modeled clock (tie: lowest
  * CG), so the CGs share the card's paths in modeled-time order, whatever
- * order the work arrived in.
+ * order the work arrived in -- and, for cards joined by a fabric, only
+ * when no other card's step comes first (ops->may_step).
  *
  * Everything around the engine belongs to its host, reached through
  * struct swai_engine_ops: where jobs come from and where their results go
@@ -123,6 +124,12 @@ struct swai_engine_job {
     unsigned wait;              /* SWAI_ENGINE_RUN/SEM/HANG */
     bool wait_eq;
     uint64_t wait_va, wait_target, wait_cost_ps;
+    /*
+     * The semaphore's bytes, when they are this card's own memory in this
+     * process (NULL: the host's, or a peer card's): what
+     * swai_engine_next_ps() reads, without a step, to see the wait over.
+     */
+    const uint8_t *wait_ptr;
     /* LDM bytes written by the job: cleared when it ends. */
     uint64_t ldm_lo, ldm_hi;
     struct swai_seq seq;        /* asynchronous work in flight */
@@ -208,6 +215,16 @@ struct swai_engine_ops {
     /* Around the bulk of a step; NULL: nothing to drop. */
     void (*unlock)(void *opaque);
     void (*lock)(void *opaque);
+    /*
+     * Optional, for cards joined by a fabric: may this card take its next
+     * step, of a CG whose clock is @at_ps, now -- could no other card of
+     * the fabric step at an earlier modeled time (swai_engine_next_ps; on
+     * a tie the lower card goes first)?  With it the cards of a node take
+     * their steps in one modeled-time order whatever order their threads
+     * run in, so two CGs that share a link are served in the same order
+     * on every run and by the cost model (datasheet §14.6).
+     */
+    bool (*may_step)(void *opaque, uint64_t at_ps);
 };
 
 /* The arithmetic, for hosts that move data (swai-arith.h: swai_arith). */
@@ -230,6 +247,7 @@ struct swai_engine {
     uint32_t gen;               /* bumped by every reset */
     struct swai_timing timing;  /* the shared paths */
     uint64_t clock_ps;          /* latest end of any job */
+    bool held;                  /* the last step waited for another card */
     uint64_t wall0;             /* ops->wall_ns() at reset */
     struct swai_engine_sem sem[SWAI_ENGINE_SEMS];
     struct swai_engine_cg cg[SWAI_ENGINE_CGS];
@@ -254,10 +272,23 @@ void swai_engine_detach(struct swai_engine *e);
 /* Device reset: every job dropped without a finish, clocks back to 0. */
 void swai_engine_reset(struct swai_engine *e);
 
-/* One bounded piece of work; false when nothing could be done. */
+/*
+ * One bounded piece of work; false when nothing could be done (nothing to
+ * run, or ops->may_step said another card goes first).
+ */
 bool swai_engine_step(struct swai_engine *e);
-/* True while a CG waits on a semaphore someone else may write (poll). */
+/*
+ * True while a CG waits on a semaphore someone else may write, or the
+ * card waits for another card to step first (poll).
+ */
 bool swai_engine_polling(const struct swai_engine *e);
+/*
+ * The earliest modeled time (ps) at which this card's next step can be:
+ * the smallest clock of a CG that is runnable, has a job queued, or waits
+ * on a semaphore of its own card that already allows it; UINT64_MAX when
+ * none.  Reads only (the fabric asks it of every card: swai-fabric.h).
+ */
+uint64_t swai_engine_next_ps(const struct swai_engine *e);
 
 /* From ops->start: the job begins (clock, launch cost) ... */
 void swai_engine_begin(struct swai_engine *e, unsigned cg,

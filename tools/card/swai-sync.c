@@ -147,6 +147,8 @@ int swai_sync_check(struct swai_engine *e, unsigned cg)
     if (r) {
         return r;
     }
+    /* A peer's HBM may go with the peer (swai-fabric.h): not kept. */
+    j->wait_ptr = m.tier != SWAI_TIER_FABRIC ? m.ptr : NULL;
     if (!satisfies(v, &want)) {
         return SWAI_JOB_OK;
     }
@@ -160,6 +162,13 @@ int swai_sync_check(struct swai_engine *e, unsigned cg)
     j->wait = SWAI_ENGINE_RUN;
     swai_cg_next(j);
     return SWAI_JOB_OK;
+}
+
+bool swai_sync_allows(const struct swai_engine_job *j)
+{
+    struct swai_sem_want want = { j->wait_target, j->wait_eq };
+
+    return j->wait_ptr && satisfies(swai_ld_le(j->wait_ptr, 8), &want);
 }
 
 /* Block on va until it reaches target (== target with eq), then check. */

@@ -27,6 +27,12 @@ int swai_sync_step(struct swai_engine *e, unsigned cg,
  * error reading the semaphore.
  */
 int swai_sync_check(struct swai_engine *e, unsigned cg);
+/*
+ * Whether the semaphore a blocked job waits on allows it now, read where
+ * the job last looked (job.wait_ptr) without a step: false when it cannot
+ * be read so (the host's memory, a peer card's).
+ */
+bool swai_sync_allows(const struct swai_engine_job *j);
 
 /*
  * When semaphores were written, for the hosts of several cards joined by

@@ -229,3 +229,53 @@ uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
     /* The value still has to come back over the route. */
     return t ? t + swai_timing_ns_to_ps(r->latency_ns) : 0;
 }
+
+/* The joined card whose step is first: lowest next_ps, then index. */
+static unsigned first_card(const struct swai_fabric *f, uint64_t *at)
+{
+    unsigned c, best = f->ncards;
+
+    *at = UINT64_MAX;
+    for (c = 0; c < f->ncards; c++) {
+        uint64_t t;
+
+        if (!f->port[c].engine) {
+            continue;
+        }
+        t = swai_engine_next_ps(f->port[c].engine);
+        if (t < *at) {
+            *at = t;
+            best = c;
+        }
+    }
+    return best;
+}
+
+bool swai_fabric_may_step(const struct swai_fabric *f, unsigned card,
+                          uint64_t at_ps)
+{
+    unsigned c;
+
+    for (c = 0; c < f->ncards; c++) {
+        uint64_t t;
+
+        if (c == card || !f->port[c].engine) {
+            continue;
+        }
+        t = swai_engine_next_ps(f->port[c].engine);
+        if (t < at_ps || (t == at_ps && c < card)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void swai_fabric_stepped(const struct swai_fabric *f, unsigned card)
+{
+    uint64_t at;
+    unsigned c = first_card(f, &at);
+
+    if (c < f->ncards && c != card && f->port[c].wake) {
+        f->port[c].wake(f->port[c].wake_opaque);
+    }
+}

@@ -15,7 +15,10 @@
  * by the same rule as the cost model, tools/cluster/swai-links.h).  A
  * semaphore written over the fabric is recorded with its owner at the
  * modeled time it arrives, the writer's clock plus the route's latency, so
- * a wait on a peer's signal ends no earlier than that.
+ * a wait on a peer's signal ends no earlier than that.  And the cards step
+ * in one modeled-time order (swai_fabric_may_step), so where two senders
+ * share a link the order of their bookings does not depend on which
+ * card's thread ran first (datasheet §15.4).
  *
  * Locking: every function is called under the BQL (the host unit tests
  * have one thread).  swai_fabric_locate() also runs without it, inside
@@ -41,6 +44,9 @@ struct swai_fabric_port {
     uint8_t *hbm;               /* its HBM-physical space, as BAR2 shows it */
     uint64_t hbm_bytes;
     struct swai_engine *engine; /* where its semaphore times are kept */
+    /* Optional: wake the card's thread, whose turn it may be (below). */
+    void (*wake)(void *opaque);
+    void *wake_opaque;
 };
 
 /* A route between two cards as the card's registers report it. */
@@ -102,5 +108,20 @@ void swai_fabric_sem_store(struct swai_fabric *f, unsigned from, unsigned to,
 uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
                               unsigned to, uint64_t addr,
                               const struct swai_sem_want *want);
+
+/*
+ * The order of the cards' steps (struct swai_engine_ops.may_step, for
+ * @card): true when no other joined card could step at a modeled time
+ * before @at_ps (swai_engine_next_ps), or at it with a lower index.  The
+ * card whose step is first always may, so the cards never all wait.
+ */
+bool swai_fabric_may_step(const struct swai_fabric *f, unsigned card,
+                          uint64_t at_ps);
+/*
+ * After @card stepped (and may have released a peer's wait or moved past
+ * it): wake the card whose step is now first, if it is another.  Hosts
+ * that step the cards from one thread need not call it.
+ */
+void swai_fabric_stepped(const struct swai_fabric *f, unsigned card);
 
 #endif /* SWAI_FABRIC_H */

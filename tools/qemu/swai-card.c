@@ -109,6 +109,8 @@ int swai_card_join_fabric(struct swai_card *s, struct swai_fabric *f,
         .hbm = s->cp.mem.hbm,
         .hbm_bytes = SWAI_NUM_CG * swai_layout_hbm_bytes(&s->layout),
         .engine = &s->cp.engine,
+        .wake = s->glue.ops->wake,
+        .wake_opaque = s->glue.opaque,
     };
     int r;
 

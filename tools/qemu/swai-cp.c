@@ -231,6 +231,14 @@ static uint64_t fabric_sem_time(void *opaque, unsigned card, uint64_t addr,
                                             addr, want) : 0;
 }
 
+static bool may_step(void *opaque, uint64_t at_ps)
+{
+    const struct swai_mem *m = &((struct swai_cp *)opaque)->mem;
+
+    return !m->fabric || swai_fabric_may_step(m->fabric, m->fabric_card,
+                                              at_ps);
+}
+
 static void unlock(void *opaque)
 {
     const struct swai_glue *g = ((struct swai_cp *)opaque)->glue;
@@ -259,6 +267,7 @@ static const struct swai_engine_ops engine_ops = {
     .fabric_sem_time = fabric_sem_time,
     .unlock = unlock,
     .lock = lock,
+    .may_step = may_step,
 };
 
 /* --- the command processor --- */
@@ -320,7 +329,14 @@ bool swai_cp_step(struct swai_cp *cp)
             did = true;
         }
     }
-    return swai_engine_step(&cp->engine) || did;
+    if (!swai_engine_step(&cp->engine)) {
+        return did;
+    }
+    if (cp->mem.fabric) {
+        /* Its turn may have passed to another card, or a wait it ended. */
+        swai_fabric_stepped(cp->mem.fabric, cp->mem.fabric_card);
+    }
+    return true;
 }
 
 bool swai_cp_polling(const struct swai_cp *cp)

@@ -505,6 +505,65 @@ static void test_determinism(void)
     card_free();
 }
 
+/*
+ * Two CGs of card 0 share the link to card 1; one of them first waits on
+ * a semaphore in card 1's HBM that card 1 sets at the start of its job.
+ * In modeled time the waiter is free before the other reaches the link,
+ * so the two interleave from there -- however the cards' threads ran:
+ * @order 0 steps them in turn, 1 card 0 first as far as it goes (it must
+ * stop where card 1 would step first), 2 card 1 first.
+ */
+static void contended(uint64_t t[4], int order)
+{
+    const uint64_t sem = 2 * MIB + 128;
+    const uint64_t n = 512 * 1024;
+    unsigned j, k, m;
+
+    two_cards();
+    memset(p_hbm + sem, 0, 8);
+    j = SUBMIT(0, INSN(.op = SWAI_OP_WAIT, .dst = VA_FAB + sem, .src = 1),
+               INSN(.op = SWAI_OP_COPY, .len = n, .dst = VA_FAB + 4 * PG,
+                    .src = VA_LOC(0)),
+               END);
+    k = SUBMIT(1, INSN(.op = SWAI_OP_COPY, .len = MIB,
+                       .dst = VA_LOC(1) + 4 * MIB, .src = VA_LOC(1)),
+               INSN(.op = SWAI_OP_COPY, .len = n, .dst = VA_FAB + 3 * MIB,
+                    .src = VA_LOC(1)),
+               END);
+    m = p_submit((const struct swai_insn[]) {
+        INSN(.op = SWAI_OP_SIGNAL, .dst = VA_LOC(0) + sem, .src = 1,
+             .flags = SWAI_SIGNAL_SET),
+        END }, 2);
+    while (order && swai_card_step(order == 1 ? &S : &P)) {
+    }
+    run2();
+    t[0] = compl(0, j).end_ns;
+    t[1] = compl(1, k).end_ns;
+    t[2] = p_compl_of(m).end_ns;
+    t[3] = compl(0, j).status | compl(1, k).status | p_compl_of(m).status;
+}
+
+static void test_step_order(void)
+{
+    uint64_t a[4], b[4], c[4], alone;
+
+    contended(a, 0);
+    contended(b, 1);
+    contended(c, 2);
+    CHECK_EQ(a[3], SWAI_JOB_OK);
+    printf("# in turn: %" PRIu64 ", %" PRIu64 ", card 1 %" PRIu64
+           " ns; card 0 first: %" PRIu64 ", %" PRIu64 "; card 1 first: %"
+           PRIu64 ", %" PRIu64 "\n", a[0], a[1], a[2], b[0], b[1], c[0],
+           c[1]);
+    CHECK(!memcmp(a, b, sizeof(a)));
+    CHECK(!memcmp(a, c, sizeof(a)));
+    /* The two copies met on the link: each took longer than alone. */
+    alone = END_NS(swai_cost_issue_ps(&S.props.t, SWAI_OP_COPY) +
+                   xfer_ps(512 * 1024, MBPS));
+    CHECK(a[0] - a[2] > alone);
+    peer_free();
+}
+
 static const struct tap_test tests[] = {
     { "fabric registers: identity, tag, routes", test_registers },
     { "copies to and from a peer card: bytes and exact times", test_copy },
@@ -517,6 +576,8 @@ static const struct tap_test tests[] = {
     { "every unreachable target faults BAD_TARGET", test_bad_targets },
     { "leaving and joining again", test_leave_and_join },
     { "same two-card workload, same times", test_determinism },
+    { "cards step in modeled-time order, whatever runs first",
+      test_step_order },
 };
 
 TAP_MAIN(tests)
