@@ -68,15 +68,16 @@ on_cards() {
 		return 1
 	fi
 }
-# One rank per card, and all core groups of each in levels, the planes
-# timed together.  Two cards have one link each way, so the four planes
-# send over it at once; the cards step in one modeled-time order (datasheet
-# §15.4), as the model's do, so these are exact too
-# (Documentation/collectives.md, "Modeled time").
+# One rank per card (exact), and all core groups of each in levels, the
+# planes timed together.  Two cards have one link each way, so the four
+# planes send over it at once.  The cards step in one modeled-time order
+# (datasheet §15.4), but a level's jobs reach the cards while earlier
+# levels run, so such rows can still differ a little from run to run:
+# within 10 % (Documentation/collectives.md, "Modeled time").
 what="swccl-bench allreduce --cards 2 -g 1"
 on_cards 1 allreduce -b 4K -e 1M -f 16 -a all --place local && agree "$what" $rc "$json" 14
 what="swccl-bench allreduce --cards 2 -g 4"
-on_cards 4 allreduce -b 4K -e 1M -f 16 -a all --place local && agree "$what" $rc "$json" 14
+on_cards 4 allreduce -b 4K -e 1M -f 16 -a all --place local && agree "$what" $rc "$json" 14 10
 # In levels, ReduceScatter and AllGather reorder blocks before or after the
 # levels: those copies are timed on each card's engine too, so RING's rows,
 # whose planes do not meet on a link at once here, are exact.
