@@ -27,6 +27,9 @@
  * (a RAM block) only after a grace period, so a peer that located a page
  * of it before it left finishes its copy on memory that is still there.
  * Routes are computed when a card joins and only read afterwards.
+ * swai_fabric_may_step() and swai_fabric_stepped() read the other cards'
+ * engines (swai_engine_next_ps): under the BQL their state is whole, as
+ * a step in its unlocked window works on a copy of its job.
  */
 #ifndef SWAI_FABRIC_H
 #define SWAI_FABRIC_H
