@@ -562,6 +562,7 @@ static void test_step_order(void)
                    xfer_ps(512 * 1024, MBPS));
     CHECK(a[0] - a[2] > alone);
     peer_free();
+    card_free();
 }
 
 static const struct tap_test tests[] = {
