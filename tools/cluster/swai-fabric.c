@@ -230,12 +230,12 @@ uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
     return t ? t + swai_timing_ns_to_ps(r->latency_ns) : 0;
 }
 
-/* The joined card whose step is first: lowest next_ps, then index. */
-static unsigned first_card(const struct swai_fabric *f, uint64_t *at)
+/* The joined card whose step is first (lowest next_ps, then index), or ncards. */
+static unsigned first_card(const struct swai_fabric *f)
 {
+    uint64_t at = UINT64_MAX;
     unsigned c, best = f->ncards;
 
-    *at = UINT64_MAX;
     for (c = 0; c < f->ncards; c++) {
         uint64_t t;
 
@@ -243,8 +243,8 @@ static unsigned first_card(const struct swai_fabric *f, uint64_t *at)
             continue;
         }
         t = swai_engine_next_ps(f->port[c].engine);
-        if (t < *at) {
-            *at = t;
+        if (t < at) {
+            at = t;
             best = c;
         }
     }
@@ -272,8 +272,7 @@ bool swai_fabric_may_step(const struct swai_fabric *f, unsigned card,
 
 void swai_fabric_stepped(const struct swai_fabric *f, unsigned card)
 {
-    uint64_t at;
-    unsigned c = first_card(f, &at);
+    unsigned c = first_card(f);
 
     if (c < f->ncards && c != card && f->port[c].wake) {
         f->port[c].wake(f->port[c].wake_opaque);
