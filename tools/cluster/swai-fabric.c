@@ -230,21 +230,31 @@ uint64_t swai_fabric_sem_time(struct swai_fabric *f, unsigned from,
     return t ? t + swai_timing_ns_to_ps(r->latency_ns) : 0;
 }
 
-/* The joined card whose step is first (lowest next_ps, then index), or ncards. */
-static unsigned first_card(const struct swai_fabric *f)
+/* Does a step at @t of card @c come before one at @u of card @d? */
+static bool before(uint64_t t, unsigned c, uint64_t u, unsigned d)
 {
-    uint64_t at = UINT64_MAX;
+    return t < u || (t == u && c < d);
+}
+
+/*
+ * The joined card other than @card whose step comes first (swai_engine_next_ps,
+ * then the lower index), its step's time in *@at; ncards when none can step.
+ */
+static unsigned first_other(const struct swai_fabric *f, unsigned card,
+                            uint64_t *at)
+{
     unsigned c, best = f->ncards;
 
+    *at = UINT64_MAX;
     for (c = 0; c < f->ncards; c++) {
         uint64_t t;
 
-        if (!f->port[c].engine) {
+        if (c == card || !f->port[c].engine) {
             continue;
         }
         t = swai_engine_next_ps(f->port[c].engine);
-        if (t < at) {
-            at = t;
+        if (t != UINT64_MAX && before(t, c, *at, best)) {
+            *at = t;
             best = c;
         }
     }
@@ -254,27 +264,20 @@ static unsigned first_card(const struct swai_fabric *f)
 bool swai_fabric_may_step(const struct swai_fabric *f, unsigned card,
                           uint64_t at_ps)
 {
-    unsigned c;
+    uint64_t t;
+    unsigned c = first_other(f, card, &t);
 
-    for (c = 0; c < f->ncards; c++) {
-        uint64_t t;
-
-        if (c == card || !f->port[c].engine) {
-            continue;
-        }
-        t = swai_engine_next_ps(f->port[c].engine);
-        if (t < at_ps || (t == at_ps && c < card)) {
-            return false;
-        }
-    }
-    return true;
+    return c == f->ncards || !before(t, c, at_ps, card);
 }
 
 void swai_fabric_stepped(const struct swai_fabric *f, unsigned card)
 {
-    unsigned c = first_card(f);
+    const struct swai_engine *e = card < f->ncards ? f->port[card].engine : NULL;
+    uint64_t t;
+    unsigned c = first_other(f, card, &t);
 
-    if (c < f->ncards && c != card && f->port[c].wake) {
+    if (c < f->ncards && f->port[c].wake &&
+        (!e || before(t, c, swai_engine_next_ps(e), card))) {
         f->port[c].wake(f->port[c].wake_opaque);
     }
 }
