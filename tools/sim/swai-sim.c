@@ -33,6 +33,7 @@
 #include "swai-board.h"
 #include "swai-sched-cost.h"
 #include "swai-sim.h"
+#include "swai-sim-act.h"
 #include "swai-sim-platform.h"
 
 /* The run, for the actors (a child process runs one). */
@@ -69,29 +70,10 @@ static sg_mailbox_t mbox(int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/*
- * One step as a rank's actor replays it, in the rank's issue order.  A
- * thousand actors take turns, so between two steps of one rank the others
- * have evicted its data from the caches: everything a step needs is here,
- * in one record, and the records lie in the order they run (the schedule's
- * steps, their dependencies and the cost model were three to five cache
- * misses a step, a fifth of a 1024-rank ring's wall time).
- */
-struct act {
-    sg_comm_t comm;         /* a SEND in flight; NULL once it landed */
-    sg_mailbox_t box;       /* SEND: to the peer; a receive: from it */
-    uint64_t bytes;         /* the message */
-    uint64_t pre_ps;        /* --card: before it (a SEND's COPY) */
-    uint64_t post_ps;       /* after it: the step's local work */
-    uint64_t woken_ps;      /* after a receive the actor had to wait for */
-    uint32_t deps_at, ndeps;    /* sends it waits for: prog.deps[deps_at ..] */
-    uint8_t op;             /* enum swai_step_op */
-};
-
-struct prog {
-    struct act *act;        /* [n], in issue order */
-    uint32_t *deps;         /* positions of SEND acts */
-    int n;
+/* The way out to a peer: a port of the rank (0 ..; -1: none) and a rate. */
+struct way {
+    int port;
+    uint32_t mbps;          /* the route's narrowest link */
 };
 
 /*
@@ -99,7 +81,8 @@ struct prog {
  * group runs them under --card (swai-sim-card.c); a step's dependencies on
  * sends as positions in issue order (only a send can be in flight).
  */
-static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *from)
+static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *from,
+                      const struct way *way)
 {
     const struct swai_sched_rank *rk = &run.s->ranks[r];
     int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
@@ -148,6 +131,10 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
                 a->ndeps++;
             }
         }
+        a->port = send ? way[st->peer].port : -1;
+        if (a->port >= 0) {
+            a->port_s = (double)a->bytes / ((double)way[st->peer].mbps * 1e6);
+        }
     }
     free(order);
     free(pos);
@@ -171,57 +158,6 @@ static void card_act(const struct act *a)
         slept = simgrid_get_clock() > t0;   /* the WAIT found it there: no wake-up */
     }
     sg_actor_sleep_for(ps_s(slept ? a->woken_ps : a->post_ps));
-}
-
-/*
- * A rank's sends in flight.  None is detached: SimGrid 3.32 keeps detached
- * comms on one list of the maestro and walks all of it as each one ends
- * (CommImpl::finish), a thousand entries per transfer at a thousand ranks.
- * A rank's own sends instead end while it waits for its next receive:
- * that wait is on the sends too, so each is reaped at the simulated time
- * it lands, and nothing waits longer than the receive would have.  The
- * wait is on at most REAP_MAX of them: SimGrid's wait on many comms costs
- * their number twice, and the rest are reaped once among them and done.
- */
-#define REAP_MAX 16
-
-struct in_flight {
-    struct act *act;        /* the rank's acts */
-    int *at;                /* the sending acts' positions, in no order */
-    int n;
-    sg_comm_t set[REAP_MAX + 1];    /* scratch: REAP_MAX of their comms and one receive */
-};
-
-static void landed(struct in_flight *fl, int at)
-{
-    for (int i = 0; i < fl->n; i++) {
-        if (fl->at[i] == at) {
-            fl->at[i] = fl->at[--fl->n];
-            break;
-        }
-    }
-    fl->act[at].comm = NULL;
-}
-
-static void receive(struct in_flight *fl, sg_mailbox_t from)
-{
-    void *got;
-    sg_comm_t rc = sg_mailbox_get_async(from, &got);
-
-    for (;;) {
-        int n = fl->n < REAP_MAX ? fl->n : REAP_MAX;
-        ssize_t i;
-
-        for (int k = 0; k < n; k++) {
-            fl->set[k] = fl->act[fl->at[k]].comm;
-        }
-        fl->set[n] = rc;
-        i = sg_comm_wait_any(fl->set, (size_t)n + 1);
-        if (i == n) {
-            return;
-        }
-        landed(fl, fl->at[i]);
-    }
 }
 
 /*
@@ -267,45 +203,60 @@ static void bare_main(struct prog *pg)
 /* The rank's program as the schedule runs it (swai-sim.h). */
 static void replay(struct prog *pg)
 {
-    struct in_flight fl = { .act = pg->act, .at = calloc((size_t)pg->n + 1, sizeof(int)) };
-    static char payload;
+    struct swai_sim_sends *fl = swai_sim_sends_new(pg, &run.transfers);
 
-    if (!fl.at) {
+    if (!fl) {
         fprintf(stderr, "swccl-sim: out of memory\n");
         abort();
     }
     for (int k = 0; k < pg->n; k++) {
         struct act *a = &pg->act[k];
 
-        /* A step after a send of the same bytes waits for them to be gone. */
         for (uint32_t d = 0; d < a->ndeps; d++) {
-            int on = (int)pg->deps[a->deps_at + d];
-
-            if (pg->act[on].comm) {
-                sg_comm_wait(pg->act[on].comm);
-                landed(&fl, on);
-            }
+            swai_sim_wait_send(fl, (int)pg->deps[a->deps_at + d]);
         }
         if (run.as_card) {
             card_act(a);
             continue;
         }
         if (a->op == SWAI_STEP_SEND) {
-            a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
-            fl.at[fl.n++] = k;
-            run.transfers++;
+            swai_sim_send(fl, k);
             continue;
         }
         if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
-            receive(&fl, a->box);
+            swai_sim_receive(fl, a->box);
         }
-        sg_actor_sleep_for(ps_s(a->post_ps));
+        swai_sim_work(fl, ps_s(a->post_ps));
     }
-    while (fl.n) {
-        sg_comm_wait(pg->act[fl.at[0]].comm);
-        landed(&fl, fl.at[0]);
+    swai_sim_sends_end(fl);
+}
+
+/*
+ * Rank @r's way out to peer @to: its route's first link (the topology's
+ * resource, swai_topo_resource) numbered among the rank's ports so far
+ * (@res, @nports); none within a card, whose ring bus is no port.
+ */
+static struct way way_to(int r, int to, int *res, int *nports)
+{
+    struct swai_topo_route rt = { 0 };
+    struct way w = { -1, 0 };
+    char why[256];
+    int a = run.card[r], b = run.card[to], q;
+
+    if (run.t->card_dev[a] == run.t->card_dev[b] ||
+        swai_topo_route(run.t, a, b, &rt, why, sizeof(why))) {
+        return w;       /* the platform has the same route: it was found there */
     }
-    free(fl.at);
+    w.mbps = rt.mbps;
+    w.port = rt.nhops ? swai_topo_resource(run.t, &rt.hops[0]) : -1;
+    swai_topo_route_free(&rt);
+    for (q = 0; w.port >= 0 && q < *nports && res[q] != w.port; q++) {
+    }
+    if (w.port >= 0 && q == *nports) {
+        res[(*nports)++] = w.port;
+    }
+    w.port = w.port >= 0 ? q : -1;
+    return w;
 }
 
 static void rank_main(int argc, char **argv)
@@ -315,9 +266,11 @@ static void rank_main(int argc, char **argv)
     /* This rank's mailboxes to and from each peer, looked up once. */
     sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
     sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
+    struct way *way = calloc((size_t)run.s->nranks, sizeof(*way));
+    int *res = calloc((size_t)run.s->nranks, sizeof(*res));
     struct prog pg = { 0 };
 
-    if (!to || !from) {
+    if (!to || !from || !way || !res) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -334,14 +287,17 @@ static void rank_main(int argc, char **argv)
         }
         if (st->op == SWAI_STEP_SEND && !to[st->peer]) {
             to[st->peer] = mbox(r, st->peer);
+            way[st->peer] = way_to(r, st->peer, res, &pg.nports);
         }
     }
-    if (prog_build(r, &pg, to, from)) {
+    if (prog_build(r, &pg, to, from, way)) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory, or its steps have no order\n", r);
         abort();
     }
     free(to);
     free(from);
+    free(way);
+    free(res);
     sg_barrier_wait(run.ready);
     if (run.as_card) {
         sg_actor_sleep_for(ps_s(swai_sim_card_launch_ps(&run.p)));

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-sim-act.h - a rank's program as its actor replays it (swai-sim.c),
+ * and its sends: in flight, or queued at the rank's ports
+ * (swai-sim-sends.c).  Private to tools/sim/.
+ */
+#ifndef SWAI_SIM_ACT_H
+#define SWAI_SIM_ACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <simgrid/forward.h>
+
+/*
+ * One step as a rank's actor replays it, in the rank's issue order.  A
+ * thousand actors take turns, so between two steps of one rank the others
+ * have evicted its data from the caches: everything a step needs is here,
+ * in one record, and the records lie in the order they run (the schedule's
+ * steps, their dependencies and the cost model were three to five cache
+ * misses a step, a fifth of a 1024-rank ring's wall time).
+ */
+struct act {
+    sg_comm_t comm;         /* a SEND in flight; NULL once it landed */
+    sg_mailbox_t box;       /* SEND: to the peer; a receive: from it */
+    uint64_t bytes;         /* the message */
+    uint64_t pre_ps;        /* --card: before it (a SEND's COPY) */
+    uint64_t post_ps;       /* after it: the step's local work */
+    uint64_t woken_ps;      /* after a receive the actor had to wait for */
+    uint32_t deps_at, ndeps;    /* sends it waits for: prog.deps[deps_at ..] */
+    double port_s;          /* SEND: how long its bytes take to leave by its port */
+    int32_t port;           /* SEND: the rank's port it leaves by; -1: none */
+    int32_t next;           /* SEND: the next one queued at its port */
+    bool queued;            /* SEND: waiting for its port */
+    uint8_t op;             /* enum swai_step_op */
+};
+
+struct prog {
+    struct act *act;        /* [n], in issue order */
+    uint32_t *deps;         /* positions of SEND acts */
+    int n, nports;
+};
+
+/*
+ * A rank's sends (swai-sim-sends.c): started, or queued at their port, by
+ * swai_sim_send; reaped as they land while the actor waits for something
+ * else -- a receive, a send a step depends on, the step's local work, the
+ * end.  @transfers counts the sends started.
+ */
+struct swai_sim_sends;
+
+struct swai_sim_sends *swai_sim_sends_new(struct prog *pg, uint64_t *transfers);
+void swai_sim_send(struct swai_sim_sends *fl, int k);
+void swai_sim_receive(struct swai_sim_sends *fl, sg_mailbox_t from);
+void swai_sim_wait_send(struct swai_sim_sends *fl, int on);
+void swai_sim_work(struct swai_sim_sends *fl, double seconds);
+/* Wait for every send to land, then free @fl. */
+void swai_sim_sends_end(struct swai_sim_sends *fl);
+
+#endif /* SWAI_SIM_ACT_H */

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-sim-sends.c - a rank's sends on SimGrid: in flight, or queued at
+ * the rank's ports (swai-sim-act.h).
+ */
+#include <stdlib.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/mailbox.h>
+
+#include "swai-sim-act.h"
+
+/*
+ * A rank's sends in flight.  None is detached: SimGrid 3.32 keeps detached
+ * comms on one list of the maestro and walks all of it as each one ends
+ * (CommImpl::finish), a thousand entries per transfer at a thousand ranks.
+ * A rank's own sends instead end while it waits for something else (its
+ * next receive, a dependency, its local work): that wait is on the sends
+ * too, so each is reaped at the simulated time it lands, and nothing waits
+ * longer than it would have.  The wait is on at most REAP_MAX of them:
+ * SimGrid's wait on many comms costs their number twice, and the rest are
+ * reaped once among them and done.
+ *
+ * A rank's sends leave by ports: the first link of each route, one
+ * resource of the topology (swai_topo_resource).  A port sends one message
+ * at a time, first come, first served, as the fabric's calendars and the
+ * cost model book a link: a send waits in its port's queue until the one
+ * before it has left (its bytes at the route's narrowest bandwidth after
+ * it started; its latency still ahead of it), and only then does SimGrid
+ * carry it.  SimGrid alone would share the port max-min fairly among a
+ * rank's sends, so that each lands late.  The rank goes on meanwhile: the
+ * queued send starts from whatever it waits on when its time comes.
+ */
+#define REAP_MAX 16
+
+/* 1 ps: a clock read after sleeping until a port is free may be below it. */
+#define PORT_EPS 1e-12
+
+struct port {
+    double free_at;         /* when its last send's bytes have left */
+    int head, tail;         /* its queued SEND acts (act.next); head -1: none */
+};
+
+struct swai_sim_sends {
+    struct act *act;        /* the rank's acts */
+    int *at;                /* the sending acts' positions, in no order */
+    int n;
+    struct port *port;      /* [nports] */
+    int nports, queued;
+    uint64_t *transfers;    /* the run's count of sends started */
+    sg_comm_t set[REAP_MAX + 1];    /* scratch: REAP_MAX of their comms and one more */
+};
+
+static void landed(struct swai_sim_sends *fl, int at)
+{
+    for (int i = 0; i < fl->n; i++) {
+        if (fl->at[i] == at) {
+            fl->at[i] = fl->at[--fl->n];
+            break;
+        }
+    }
+    fl->act[at].comm = NULL;
+}
+
+static void start(struct swai_sim_sends *fl, int k)
+{
+    static char payload;
+    struct act *a = &fl->act[k];
+
+    if (a->port >= 0) {
+        fl->port[a->port].free_at = simgrid_get_clock() + a->port_s;
+    }
+    a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
+    fl->at[fl->n++] = k;
+    (*fl->transfers)++;
+}
+
+/* Start the queued sends whose port is free by now. */
+static void pump(struct swai_sim_sends *fl)
+{
+    double now = simgrid_get_clock();
+
+    for (int p = 0; fl->queued && p < fl->nports; p++) {
+        struct port *q = &fl->port[p];
+
+        while (q->head >= 0 && q->free_at <= now + PORT_EPS) {
+            int k = q->head;
+
+            q->head = fl->act[k].next;
+            fl->act[k].queued = false;
+            fl->queued--;
+            start(fl, k);
+        }
+    }
+}
+
+/* Seconds until a queued send may start; -1: none is queued. */
+static double due(const struct swai_sim_sends *fl)
+{
+    double t = -1, now = simgrid_get_clock();
+
+    for (int p = 0; fl->queued && p < fl->nports; p++) {
+        const struct port *q = &fl->port[p];
+        double d = q->free_at > now ? q->free_at - now : 0;
+
+        if (q->head >= 0 && (t < 0 || d < t)) {
+            t = d;
+        }
+    }
+    return t;
+}
+
+void swai_sim_send(struct swai_sim_sends *fl, int k)
+{
+    struct act *a = &fl->act[k];
+    struct port *q = a->port >= 0 ? &fl->port[a->port] : NULL;
+
+    if (!q || (q->head < 0 && q->free_at <= simgrid_get_clock() + PORT_EPS)) {
+        start(fl, k);
+        return;
+    }
+    a->queued = true;
+    a->next = -1;
+    if (q->head < 0) {
+        q->head = k;
+    } else {
+        fl->act[q->tail].next = k;
+    }
+    q->tail = k;
+    fl->queued++;
+}
+
+/*
+ * Wait until @also (a receive; NULL: none) ends, one of the sends in
+ * flight lands or a queued send's time comes, whichever is first; true if
+ * it was @also.  Something must be pending.
+ *
+ * While a send is queued, the wait has a timeout and is on one comm only
+ * (@also, else the first send in flight): SimGrid 3.32's wait on any of
+ * several comms drops a reference to each when it times out
+ * (sg_comm_wait_any_for), its wait on all of them does not.  The sends
+ * that land meanwhile are reaped by a later wait.
+ */
+static bool wait_some(struct swai_sim_sends *fl, sg_comm_t also)
+{
+    int n = fl->n < REAP_MAX ? fl->n : REAP_MAX;
+    double t;
+    ssize_t i;
+
+    pump(fl);
+    t = due(fl);
+    if (t >= 0) {
+        sg_comm_t c = also ? also : fl->n ? fl->act[fl->at[0]].comm : NULL;
+
+        if (!c) {
+            sg_actor_sleep_for(t);
+        } else if (sg_comm_wait_all_for(&c, 1, t) == 1) {
+            if (also) {
+                return true;
+            }
+            landed(fl, fl->at[0]);
+        }
+        return false;
+    }
+    for (int k = 0; k < n; k++) {
+        fl->set[k] = fl->act[fl->at[k]].comm;
+    }
+    if (also) {
+        fl->set[n] = also;
+    }
+    i = sg_comm_wait_any(fl->set, (size_t)n + (also ? 1 : 0));
+    if (i == n) {
+        return true;
+    }
+    landed(fl, fl->at[i]);
+    return false;
+}
+
+void swai_sim_receive(struct swai_sim_sends *fl, sg_mailbox_t from)
+{
+    void *got;
+    sg_comm_t rc = sg_mailbox_get_async(from, &got);
+
+    while (!wait_some(fl, rc)) {
+    }
+}
+
+/* A step after a send of the same bytes waits for them to be gone. */
+void swai_sim_wait_send(struct swai_sim_sends *fl, int on)
+{
+    while (fl->act[on].queued || fl->act[on].comm) {
+        for (int i = 0; fl->act[on].comm && i < fl->n; i++) {
+            if (fl->at[i] == on) {  /* first among those waited on */
+                fl->at[i] = fl->at[0];
+                fl->at[0] = on;
+                break;
+            }
+        }
+        wait_some(fl, NULL);
+    }
+}
+
+/* A step's local work: @s seconds, during which queued sends start on time. */
+void swai_sim_work(struct swai_sim_sends *fl, double s)
+{
+    for (;;) {
+        double t = due(fl);
+
+        if (t < 0 || t >= s) {
+            sg_actor_sleep_for(s);
+            return;
+        }
+        sg_actor_sleep_for(t);
+        s -= t;
+        pump(fl);
+    }
+}
+
+struct swai_sim_sends *swai_sim_sends_new(struct prog *pg, uint64_t *transfers)
+{
+    struct swai_sim_sends *fl = calloc(1, sizeof(*fl));
+
+    if (!fl) {
+        return NULL;
+    }
+    fl->act = pg->act;
+    fl->at = calloc((size_t)pg->n + 1, sizeof(*fl->at));
+    fl->port = calloc((size_t)pg->nports + 1, sizeof(*fl->port));
+    fl->nports = pg->nports;
+    fl->transfers = transfers;
+    if (!fl->at || !fl->port) {
+        free(fl->at);
+        free(fl->port);
+        free(fl);
+        return NULL;
+    }
+    for (int p = 0; p < fl->nports; p++) {
+        fl->port[p].head = -1;
+    }
+    return fl;
+}
+
+void swai_sim_sends_end(struct swai_sim_sends *fl)
+{
+    while (fl->n || fl->queued) {
+        wait_some(fl, NULL);
+    }
+    free(fl->at);
+    free(fl->port);
+    free(fl);
+}
