@@ -24,13 +24,19 @@ struct act {
     sg_comm_t comm;         /* a SEND in flight; NULL once it landed */
     sg_mailbox_t box;       /* SEND: to the peer; a receive: from it */
     uint64_t bytes;         /* the message */
-    uint64_t pre_ps;        /* --card: before it (a SEND's COPY) */
     uint64_t post_ps;       /* after it: the step's local work */
-    uint64_t woken_ps;      /* after a receive the actor had to wait for */
     uint32_t deps_at, ndeps;    /* sends it waits for: prog.deps[deps_at ..] */
-    double port_s;          /* SEND: how long its bytes take to leave by its port */
-    int32_t port;           /* SEND: the rank's port it leaves by; -1: none */
-    int32_t next;           /* SEND: the next one queued at its port */
+    union {                 /* 64 bytes a record, not 88: a ring's 2 M of them */
+        struct {            /* --card */
+            uint64_t pre_ps;    /* before it (a SEND's COPY) */
+            uint64_t woken_ps;  /* after a receive the actor had to wait for */
+        };
+        struct {            /* else, a SEND */
+            uint32_t mbps;      /* its route's narrowest link: how fast it leaves */
+            int32_t port;       /* the rank's port it leaves by; -1: none */
+            int32_t next;       /* the next one queued at its port */
+        };
+    };
     bool queued;            /* SEND: waiting for its port */
     uint8_t op;             /* enum swai_step_op */
 };

@@ -70,7 +70,8 @@ static void start(struct swai_sim_sends *fl, int k)
     struct act *a = &fl->act[k];
 
     if (a->port >= 0) {
-        fl->port[a->port].free_at = simgrid_get_clock() + a->port_s;
+        fl->port[a->port].free_at = simgrid_get_clock() +
+                                    (double)a->bytes / ((double)a->mbps * 1e6);
     }
     a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
     fl->at[fl->n++] = k;

@@ -120,7 +120,6 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
                                                  SWAI_CG_LDM_DEFAULT);
         } else if (!send) {
             a->post_ps = swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p);
-            a->woken_ps = a->post_ps;
         }
         a->deps_at = nd;
         for (uint32_t d = 0; d < st->ndeps; d++) {
@@ -131,9 +130,9 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
                 a->ndeps++;
             }
         }
-        a->port = send ? way[st->peer].port : -1;
-        if (a->port >= 0) {
-            a->port_s = (double)a->bytes / ((double)way[st->peer].mbps * 1e6);
+        if (!run.as_card) {
+            a->port = send ? way[st->peer].port : -1;
+            a->mbps = send ? way[st->peer].mbps : 0;
         }
     }
     free(order);
