@@ -125,10 +125,10 @@ sched_cli() {
 }
 
 # swccl-sim (tools/sim/): SimGrid replays the schedules.  Where no link
-# carries messages of two ranks at once (RING and HD at any N on the full
-# mesh, RING on a2-cluster, whose ranks queue their messages at their NIC
-# port first come, first served), its time is the schedule cost model's to
-# the nanosecond; where one does, the two models differ
+# carries messages to two peers at once (RING and HD at any N on the full
+# mesh, RING on a2-cluster, whose ranks queue their messages to one peer
+# first come, first served), its time is the schedule cost model's to the
+# nanosecond; where one does, the two models differ
 # (Documentation/cluster.md §8: the rows are printed).  At scale it runs a
 # thousand ranks in seconds.
 sim_check() {
@@ -142,7 +142,7 @@ sim_check() {
 	out=$("$b" -t a2-cluster -c allreduce -a RING -n 2,5,8,9,12,16,24 --size 32M --model --json)
 	worst=$(echo "$out" | jq -s 'map(.time_us - .model_us | fabs) | max')
 	# (to a few ns: SimGrid rounds its event times to precision/timing, 1 ns)
-	t "RING AllReduce on a2-cluster, 2..24 ranks (NIC ports queue first come, first served): simulated = cost model (worst $worst us)" \
+	t "RING AllReduce on a2-cluster, 2..24 ranks (a peer's messages queue first come, first served): simulated = cost model (worst $worst us)" \
 		'[ "$(echo "$out" | wc -l)" -eq 7 ] && awk "BEGIN { exit !($worst < 0.005) }"'
 	"$b" -t mesh8 -c allreduce -a NHR,MESH2 -n 3,5,6,7 --size 32M --model | sed 's/^/# /'
 	out=$("$b" -t mesh8 -c allgather -a RING -n 8 -b 1K -e 64M -f 64 --model --json)

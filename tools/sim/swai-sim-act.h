@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-sim-act.h - a rank's program as its actor replays it (swai-sim.c),
- * and its sends: in flight, or queued at the rank's ports
- * (swai-sim-sends.c).  Private to tools/sim/.
+ * and its sends: in flight, or queued on the rank's queue pair to their
+ * peer (swai-sim-sends.c).  Private to tools/sim/.
  */
 #ifndef SWAI_SIM_ACT_H
 #define SWAI_SIM_ACT_H
@@ -33,22 +33,22 @@ struct act {
         };
         struct {            /* else, a SEND */
             uint32_t mbps;      /* its route's narrowest link: how fast it leaves */
-            int32_t port;       /* the rank's port it leaves by; -1: none */
-            int32_t next;       /* the next one queued at its port */
+            int32_t qp;         /* the rank's queue pair to its peer; -1: none */
+            int32_t next;       /* the next one queued on it */
         };
     };
-    bool queued;            /* SEND: waiting for its port */
+    bool queued;            /* SEND: waiting for its queue pair */
     uint8_t op;             /* enum swai_step_op */
 };
 
 struct prog {
     struct act *act;        /* [n], in issue order */
     uint32_t *deps;         /* positions of SEND acts */
-    int n, nports;
+    int n, nqps;
 };
 
 /*
- * A rank's sends (swai-sim-sends.c): started, or queued at their port, by
+ * A rank's sends (swai-sim-sends.c): started, or queued on their queue pair, by
  * swai_sim_send; reaped as they land while the actor waits for something
  * else -- a receive, a send a step depends on, the step's local work, the
  * end.  @transfers counts the sends started.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-sim-sends.c - a rank's sends on SimGrid: in flight, or queued at
- * the rank's ports (swai-sim-act.h).
+ * swai-sim-sends.c - a rank's sends on SimGrid: in flight, or queued on
+ * the rank's queue pair to their peer (swai-sim-act.h).
  */
 #include <stdlib.h>
 
@@ -23,22 +23,24 @@
  * SimGrid's wait on many comms costs their number twice, and the rest are
  * reaped once among them and done.
  *
- * A rank's sends leave by ports: the first link of each route, one
- * resource of the topology (swai_topo_resource).  A port sends one message
- * at a time, first come, first served, as the fabric's calendars and the
- * cost model book a link: a send waits in its port's queue until the one
- * before it has left (its bytes at the route's narrowest bandwidth after
- * it started; its latency still ahead of it), and only then does SimGrid
- * carry it.  SimGrid alone would share the port max-min fairly among a
- * rank's sends, so that each lands late.  The rank goes on meanwhile: the
- * queued send starts from whatever it waits on when its time comes.
+ * A rank's messages to one peer go by one queue pair, one after another,
+ * first come, first served, as an RDMA NIC works a queue pair's requests
+ * and as the fabric's calendars and the cost model book a link: a send
+ * waits until the one before it to the same peer has left (its bytes at
+ * the route's rate after it started; its latency still ahead of it), and
+ * only then does SimGrid carry it.  Alone, SimGrid would share the link
+ * max-min fairly between the two, so that each lands late: a ring's chunk
+ * that should go on at once would wait for the one behind it.  Messages to
+ * different peers share their links max-min fairly, as a NIC arbitrates
+ * among its queue pairs.  The rank goes on meanwhile: a queued send starts
+ * from whatever the actor waits on when its time comes.
  */
 #define REAP_MAX 16
 
-/* 1 ps: a clock read after sleeping until a port is free may be below it. */
-#define PORT_EPS 1e-12
+/* 1 ps: a clock read after sleeping until a queue pair is free may be below it. */
+#define QP_EPS 1e-12
 
-struct port {
+struct qp {
     double free_at;         /* when its last send's bytes have left */
     int head, tail;         /* its queued SEND acts (act.next); head -1: none */
 };
@@ -47,8 +49,9 @@ struct swai_sim_sends {
     struct act *act;        /* the rank's acts */
     int *at;                /* the sending acts' positions, in no order */
     int n;
-    struct port *port;      /* [nports] */
-    int nports, queued;
+    struct qp *qp;          /* [nqps] */
+    int *busy, nbusy;       /* the queue pairs with sends queued */
+    int queued;             /* sends queued, on all of them */
     uint64_t *transfers;    /* the run's count of sends started */
     sg_comm_t set[REAP_MAX + 1];    /* scratch: REAP_MAX of their comms and one more */
 };
@@ -69,30 +72,35 @@ static void start(struct swai_sim_sends *fl, int k)
     static char payload;
     struct act *a = &fl->act[k];
 
-    if (a->port >= 0) {
-        fl->port[a->port].free_at = simgrid_get_clock() +
-                                    (double)a->bytes / ((double)a->mbps * 1e6);
+    if (a->qp >= 0) {
+        fl->qp[a->qp].free_at = simgrid_get_clock() +
+                                (double)a->bytes / ((double)a->mbps * 1e6);
     }
     a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
     fl->at[fl->n++] = k;
     (*fl->transfers)++;
 }
 
-/* Start the queued sends whose port is free by now. */
+/* Start the queued sends whose queue pair is free by now. */
 static void pump(struct swai_sim_sends *fl)
 {
     double now = simgrid_get_clock();
 
-    for (int p = 0; fl->queued && p < fl->nports; p++) {
-        struct port *q = &fl->port[p];
+    for (int i = 0; i < fl->nbusy;) {
+        struct qp *q = &fl->qp[fl->busy[i]];
 
-        while (q->head >= 0 && q->free_at <= now + PORT_EPS) {
+        while (q->head >= 0 && q->free_at <= now + QP_EPS) {
             int k = q->head;
 
             q->head = fl->act[k].next;
             fl->act[k].queued = false;
             fl->queued--;
             start(fl, k);
+        }
+        if (q->head < 0) {
+            fl->busy[i] = fl->busy[--fl->nbusy];
+        } else {
+            i++;
         }
     }
 }
@@ -102,11 +110,11 @@ static double due(const struct swai_sim_sends *fl)
 {
     double t = -1, now = simgrid_get_clock();
 
-    for (int p = 0; fl->queued && p < fl->nports; p++) {
-        const struct port *q = &fl->port[p];
+    for (int i = 0; i < fl->nbusy; i++) {
+        const struct qp *q = &fl->qp[fl->busy[i]];
         double d = q->free_at > now ? q->free_at - now : 0;
 
-        if (q->head >= 0 && (t < 0 || d < t)) {
+        if (t < 0 || d < t) {
             t = d;
         }
     }
@@ -116,9 +124,9 @@ static double due(const struct swai_sim_sends *fl)
 void swai_sim_send(struct swai_sim_sends *fl, int k)
 {
     struct act *a = &fl->act[k];
-    struct port *q = a->port >= 0 ? &fl->port[a->port] : NULL;
+    struct qp *q = a->qp >= 0 ? &fl->qp[a->qp] : NULL;
 
-    if (!q || (q->head < 0 && q->free_at <= simgrid_get_clock() + PORT_EPS)) {
+    if (!q || (q->head < 0 && q->free_at <= simgrid_get_clock() + QP_EPS)) {
         start(fl, k);
         return;
     }
@@ -126,6 +134,7 @@ void swai_sim_send(struct swai_sim_sends *fl, int k)
     a->next = -1;
     if (q->head < 0) {
         q->head = k;
+        fl->busy[fl->nbusy++] = a->qp;
     } else {
         fl->act[q->tail].next = k;
     }
@@ -228,17 +237,18 @@ struct swai_sim_sends *swai_sim_sends_new(struct prog *pg, uint64_t *transfers)
     }
     fl->act = pg->act;
     fl->at = calloc((size_t)pg->n + 1, sizeof(*fl->at));
-    fl->port = calloc((size_t)pg->nports + 1, sizeof(*fl->port));
-    fl->nports = pg->nports;
+    fl->qp = calloc((size_t)pg->nqps + 1, sizeof(*fl->qp));
+    fl->busy = calloc((size_t)pg->nqps + 1, sizeof(*fl->busy));
     fl->transfers = transfers;
-    if (!fl->at || !fl->port) {
+    if (!fl->at || !fl->qp || !fl->busy) {
         free(fl->at);
-        free(fl->port);
+        free(fl->qp);
+        free(fl->busy);
         free(fl);
         return NULL;
     }
-    for (int p = 0; p < fl->nports; p++) {
-        fl->port[p].head = -1;
+    for (int p = 0; p < pg->nqps; p++) {
+        fl->qp[p].head = -1;
     }
     return fl;
 }
@@ -249,6 +259,7 @@ void swai_sim_sends_end(struct swai_sim_sends *fl)
         wait_some(fl, NULL);
     }
     free(fl->at);
-    free(fl->port);
+    free(fl->qp);
+    free(fl->busy);
     free(fl);
 }

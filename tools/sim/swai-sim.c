@@ -70,9 +70,9 @@ static sg_mailbox_t mbox(int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/* The way out to a peer: a port of the rank (0 ..; -1: none) and a rate. */
+/* The way out to a peer: its queue pair (0 ..; -1: none) and a rate. */
 struct way {
-    int port;
+    int qp;
     uint32_t mbps;          /* the route's narrowest link */
 };
 
@@ -131,7 +131,7 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
             }
         }
         if (!run.as_card) {
-            a->port = send ? way[st->peer].port : -1;
+            a->qp = send ? way[st->peer].qp : -1;
             a->mbps = send ? way[st->peer].mbps : 0;
         }
     }
@@ -231,30 +231,24 @@ static void replay(struct prog *pg)
 }
 
 /*
- * Rank @r's way out to peer @to: its route's first link (the topology's
- * resource, swai_topo_resource) numbered among the rank's ports so far
- * (@res, @nports); none within a card, whose ring bus is no port.
+ * Rank @r's way out to peer @to: the next of the rank's queue pairs
+ * (*@nqps counts them) and the route's rate; none within a card, over its
+ * ring bus.
  */
-static struct way way_to(int r, int to, int *res, int *nports)
+static struct way way_to(int r, int to, int *nqps)
 {
     struct swai_topo_route rt = { 0 };
     struct way w = { -1, 0 };
     char why[256];
-    int a = run.card[r], b = run.card[to], q;
+    int a = run.card[r], b = run.card[to];
 
     if (run.t->card_dev[a] == run.t->card_dev[b] ||
         swai_topo_route(run.t, a, b, &rt, why, sizeof(why))) {
         return w;       /* the platform has the same route: it was found there */
     }
     w.mbps = rt.mbps;
-    w.port = rt.nhops ? swai_topo_resource(run.t, &rt.hops[0]) : -1;
+    w.qp = (*nqps)++;
     swai_topo_route_free(&rt);
-    for (q = 0; w.port >= 0 && q < *nports && res[q] != w.port; q++) {
-    }
-    if (w.port >= 0 && q == *nports) {
-        res[(*nports)++] = w.port;
-    }
-    w.port = w.port >= 0 ? q : -1;
     return w;
 }
 
@@ -266,10 +260,9 @@ static void rank_main(int argc, char **argv)
     sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
     sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
     struct way *way = calloc((size_t)run.s->nranks, sizeof(*way));
-    int *res = calloc((size_t)run.s->nranks, sizeof(*res));
     struct prog pg = { 0 };
 
-    if (!to || !from || !way || !res) {
+    if (!to || !from || !way) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -286,7 +279,7 @@ static void rank_main(int argc, char **argv)
         }
         if (st->op == SWAI_STEP_SEND && !to[st->peer]) {
             to[st->peer] = mbox(r, st->peer);
-            way[st->peer] = way_to(r, st->peer, res, &pg.nports);
+            way[st->peer] = way_to(r, st->peer, &pg.nqps);
         }
     }
     if (prog_build(r, &pg, to, from, way)) {
@@ -296,7 +289,6 @@ static void rank_main(int argc, char **argv)
     free(to);
     free(from);
     free(way);
-    free(res);
     sg_barrier_wait(run.ready);
     if (run.as_card) {
         sg_actor_sleep_for(ps_s(swai_sim_card_launch_ps(&run.p)));

@@ -10,11 +10,11 @@
  * the schedule cost model (swai-sched-cost.h), from the card timing
  * model's parameters:
  *   SEND         starts one DMA command (t-dma-ns) after it is issued, or
- *                once its port is free, and moves its bytes over the route;
- *                the actor goes on (the receiver's mailbox takes the bytes
- *                as they come).  A port is the route's first link: it
- *                sends one message at a time, first come, first served,
- *                as the fabric's calendars and the cost model book a link;
+ *                once the message before it to the same peer has left
+ *                (one queue pair a peer, first come, first served, as the
+ *                fabric's calendars and the cost model book a link), and
+ *                moves its bytes over the route; the actor goes on (the
+ *                receiver's mailbox takes the bytes as they come);
  *   RECV         waits for the bytes, then a DMA command and a wake-up
  *                (t-barrier-ns);
  *   RECV_REDUCE  the same, then 3 x bytes through Local-HBM at
@@ -22,11 +22,10 @@
  *   COPY/REDUCE  a DMA command, then 2 x / 3 x bytes likewise.
  * A step that depends on a send waits until that send's bytes arrived.
  *
- * So where no two transfers of different ranks share a link at once, a
- * schedule's time here is the cost model's; where they do, SimGrid shares
- * the link max-min fairly while the cost model books it first come, first
- * served, and the two differ (both are estimates of the fabric's calendars
- * there).
+ * So where no link carries messages to two peers at once, a schedule's
+ * time here is the cost model's; where one does, SimGrid shares the link
+ * max-min fairly while the cost model books it first come, first served,
+ * and the two differ (both are estimates of the fabric's calendars there).
  */
 #ifndef SWAI_SIM_H
 #define SWAI_SIM_H
