@@ -34,6 +34,12 @@
  * different peers share their links max-min fairly, as a NIC arbitrates
  * among its queue pairs.  The rank goes on meanwhile: a queued send starts
  * from whatever the actor waits on when its time comes.
+ *
+ * Messages posted to one peer at one instant go together, max-min, as the
+ * pieces of one transfer: a fragmented round (NHR's on 512 ranks sends 256
+ * one-slice messages to one peer at once) queued one by one costs SimGrid
+ * an event and a solve of its flows for each -- 244 s instead of 21 for
+ * that ReduceScatter -- and only the round's last piece matters.
  */
 #define REAP_MAX 16
 
@@ -42,6 +48,7 @@
 
 struct qp {
     double free_at;         /* when its last send's bytes have left */
+    double started_at;      /* when its last send started (with it: one transfer) */
     int head, tail;         /* its queued SEND acts (act.next); head -1: none */
 };
 
@@ -73,8 +80,12 @@ static void start(struct swai_sim_sends *fl, int k)
     struct act *a = &fl->act[k];
 
     if (a->qp >= 0) {
-        fl->qp[a->qp].free_at = simgrid_get_clock() +
-                                (double)a->bytes / ((double)a->mbps * 1e6);
+        struct qp *q = &fl->qp[a->qp];
+        double now = simgrid_get_clock();
+
+        q->free_at = (q->free_at > now ? q->free_at : now) +
+                     (double)a->bytes / ((double)a->mbps * 1e6);
+        q->started_at = now;
     }
     a->comm = sg_mailbox_put_async(a->box, &payload, (long)a->bytes);
     fl->at[fl->n++] = k;
@@ -126,7 +137,8 @@ void swai_sim_send(struct swai_sim_sends *fl, int k)
     struct act *a = &fl->act[k];
     struct qp *q = a->qp >= 0 ? &fl->qp[a->qp] : NULL;
 
-    if (!q || (q->head < 0 && q->free_at <= simgrid_get_clock() + QP_EPS)) {
+    if (!q || (q->head < 0 && (q->free_at <= simgrid_get_clock() + QP_EPS ||
+                               q->started_at >= simgrid_get_clock() - QP_EPS))) {
         start(fl, k);
         return;
     }
