@@ -180,6 +180,20 @@ sim_check() {
 			>/dev/null'
 	t "NIC trees: 1024 ranks simulate in under 5 s" \
 		'echo "$out" | jq -se "map(select(.ranks == 1024)) | all(.sim_wall_s < 5)" >/dev/null'
+	# Seed 001's Fig. 7 (a descriptor carries 48 B: the time jumps past it) and
+	# Fig. 6 (types: a float tree combines 12 elements where double's 6).
+	out=$("$b" -t a2-cluster -c allreduce -a NIC -n 16 -b 8 -e 56 --step 8 --json)
+	t "NIC trees past 48 B: a tree a 48-byte piece, one after another (56 B = 48 B + 8 B + a sync)" \
+		'echo "$out" | jq -se "map({(.bytes | tostring): .time_us}) | add |
+			(.[\"56\"] - .[\"48\"] - .[\"8\"] | fabs) < 0.002 and .[\"56\"] > 1.9 * .[\"48\"]" >/dev/null'
+	out=$(for ty in double float int64 uint64; do
+		"$b" -t a2-cluster -c reduce -a NIC -n 256 -b 48 -e 48 -d $ty --json; done)
+	t "NIC trees by type (-d): float's 12 elements take longer than double's 6, int64 and uint64 as double" \
+		'echo "$out" | jq -se "map({(.type): .time_us}) | add | .float > .double and
+			.int64 == .double and .uint64 == .double" >/dev/null'
+	t "NIC trees: a type they cannot reduce, or a size not a whole number of elements, is refused" \
+		'"$b" -a NIC -n 4 -d half >/dev/null 2>&1; [ $? -eq 2 ] &&
+		 "$b" -a NIC -n 4 --size 12 | grep -q "a multiple of 8 bytes"'
 	# Seed 002's 32 GPUs: 8 nodes x 4 on seed002-8x4, its planes from the file.
 	out=$("$b" -t seed002-8x4 -c alltoall -a DIRECT,PLANE -n 32 -b 1K -e 1M -f 32 --json)
 	echo "$out" | jq -c '{algo, bytes, time_us, internode_msgs, internode_bytes}' | sed 's/^/# /'

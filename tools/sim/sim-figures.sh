@@ -7,7 +7,9 @@
 #               (NHR <= min(RING, HD) checked per N), and the small sizes at
 #               N = 16 with RB (Reduce + Broadcast)
 #   seed001-*   seed 001's Tables 1-5: 16..48 B of doubles reduced on 16..256
-#               nodes, NIC-offloaded trees against host-driven ones
+#               nodes, NIC-offloaded trees against host-driven ones; Fig. 6: a
+#               Reduce of 8 B in double, float, int64 and uint64; Fig. 7: an
+#               AllReduce of 8..96 B, the jump past a descriptor's 48 B
 #   seed002-*   AllToAll on 2..64 nodes x 4 (seed002-8x4's node), DIRECT
 #               against PLANE: messages and bytes between nodes, time
 set -eu
@@ -58,6 +60,30 @@ jq -sr --argjson seed "$seed001" '
 	    "\($r.HOST.time_us / $r.NIC.time_us * 1000 | round / 1000) | \($s[0]) | \($s[1]) | " +
 	    "\($s[0] / $s[1] * 1000 | round / 1000) |") | .[]' \
 	"$out/seed001-nic.json" >"$out/seed001-nic.md"
+
+# Fig. 6: a Reduce of 8 B, four types (the seed's numbers are in its lost figure).
+for ty in double float int64 uint64; do
+	"$b" -t a2-cluster -c reduce -a NIC,HOST -n 16,32,64,128,256 --size 8 -d $ty --json
+done >"$out/seed001-fig6.json"
+jq -sr '
+	group_by(.ranks) |
+	["| nodes | double host / NIC us | float | int64 | uint64 |", "|---|---|---|---|---|"] +
+	map(. as $g | "| \(.[0].ranks) | " +
+	    ([("double", "float", "int64", "uint64") as $t |
+	      ($g | map(select(.type == $t))) |
+	      "\(map(select(.algo == "HOST"))[0].time_us) / \(map(select(.algo == "NIC"))[0].time_us)"] |
+	     join(" | ")) + " |") | .[]' \
+	"$out/seed001-fig6.json" >"$out/seed001-fig6.md"
+# Fig. 7: AllReduce against size; a descriptor carries 48 B, so 56 B takes two trees.
+"$b" -t a2-cluster -c allreduce -a NIC,HOST -n 16,256 -b 8 -e 96 --step 8 --json \
+	--plot "$out/seed001-fig7.png" >"$out/seed001-fig7.json"
+jq -sr '
+	group_by([.ranks, .bytes]) |
+	["| nodes | bytes | host us | NIC us | speedup |", "|---|---|---|---|---|"] +
+	map((map({(.algo): .}) | add) as $r |
+	    "| \($r.NIC.ranks) | \($r.NIC.bytes) | \($r.HOST.time_us) | \($r.NIC.time_us) | " +
+	    "\($r.HOST.time_us / $r.NIC.time_us * 1000 | round / 1000) |") | .[]' \
+	"$out/seed001-fig7.json" >"$out/seed001-fig7.md"
 
 # --- seed 002 ----------------------------------------------------------------
 for k in 2 4 8 16 32 64; do

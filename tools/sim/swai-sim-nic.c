@@ -2,6 +2,7 @@
 /*
  * swai-sim-nic.c - the NIC trees' rows of swccl-sim (swai-sim-nic.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -26,43 +27,38 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
-		 struct swai_sim_out *out, char *why, size_t n)
+const struct swai_sim_nic_type *swai_sim_nic_type(const char *name)
+{
+	static const struct swai_sim_nic_type types[] = {
+		{ "double", SWAI_NIC_T_FLOAT, 8 }, { "float", SWAI_NIC_T_FLOAT, 4 },
+		{ "int64", SWAI_NIC_T_SINT, 8 }, { "uint64", SWAI_NIC_T_UINT, 8 },
+		{ "int32", SWAI_NIC_T_SINT, 4 }, { "uint32", SWAI_NIC_T_UINT, 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcasecmp(name, types[i].name))
+			return &types[i];
+	return NULL;
+}
+
+/* One tree of @count elements: its modeled ns from the hosts' start. */
+static int tree_ns(const char *algo, int N, unsigned k, const struct swai_sim_nic_type *type,
+		   unsigned count, uint64_t *ns, int coll)
 {
 	struct swai_timing_props tp;
-	struct swai_nic_peer *peer;
-	uint64_t *recv;
+	struct swai_nic_peer *peer = calloc((size_t)N, sizeof(*peer));
+	uint64_t *recv = calloc((size_t)N, sizeof(*recv));
+	/* As libswccl runs them (swccl_nic_run.c): every one an AllReduce tree. */
 	struct swai_nic_job j = {
-		.nranks = N, .k = k, .rtype = SWAI_NIC_OP_SUM, .dtype = SWAI_NIC_T_FLOAT,
-		.width = 8, .count = (unsigned)(bytes / 8),
+		.coll = SWAI_NIC_TREE_ALLREDUCE, .nranks = N, .k = k, .rtype = SWAI_NIC_OP_SUM,
+		.dtype = type->dtype, .width = type->width, .count = count,
 	};
-	uint64_t ns;
-	double t0 = now_s();
 	int r;
 
-	/* As libswccl runs them (swccl_nic_run.c): every one an AllReduce tree. */
-	j.coll = SWAI_NIC_TREE_ALLREDUCE;
-	switch (coll) {
-	case SWAI_COLL_ALLREDUCE:
-	case SWAI_COLL_REDUCE:
-	case SWAI_COLL_BROADCAST:
-		break;
-	default:
-		snprintf(why, n, "the NIC trees do allreduce, reduce and broadcast");
-		return -1;
-	}
-	if (bytes % 8 || bytes > SWAI_NIC_DATA_MAX || N < 1 || N > 0xffff) {
-		snprintf(why, n, "the NIC trees take up to 48 bytes of doubles (a multiple of "
-			 "8), on 1..65535 ranks");
-		return -1;
-	}
-	peer = calloc((size_t)N, sizeof(*peer));
-	recv = calloc((size_t)N, sizeof(*recv));
 	if (!peer || !recv) {
 		free(peer);
 		free(recv);
-		snprintf(why, n, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	/* Each rank a card (a node) of its own; every result written to a buffer. */
 	for (int i = 0; i < N; i++) {
@@ -73,15 +69,58 @@ int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
 	j.recv = recv;
 	swai_timing_props_init(&tp);
 	j.sync_ns = tp.t_sync_ns;
-	r = swai_nic_model(&j, !strcasecmp(algo, "HOST"), &tp, &ns);
+	r = swai_nic_model(&j, !strcasecmp(algo, "HOST"), &tp, ns);
 	free(peer);
 	free(recv);
-	if (r) {
-		snprintf(why, n, "the NIC model failed (%d)", r);
+	return r;
+}
+
+int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
+		 const struct swai_sim_nic_type *type, struct swai_sim_out *out,
+		 char *why, size_t n)
+{
+	unsigned per = SWAI_NIC_DATA_MAX / type->width;
+	uint64_t count = bytes / type->width, total = 0, ns;
+	struct swai_timing_props tp;
+	double t0 = now_s();
+
+	switch (coll) {
+	case SWAI_COLL_ALLREDUCE:
+	case SWAI_COLL_REDUCE:
+	case SWAI_COLL_BROADCAST:
+		break;
+	default:
+		snprintf(why, n, "the NIC trees do allreduce, reduce and broadcast");
 		return -1;
 	}
-	/* As libswccl counts it: the host learns of the last completion a sync later. */
-	out->us = (double)(ns + tp.t_sync_ns) / 1e3;
+	if (!bytes || bytes % type->width || count > 64ull * per || N < 1 || N > 0xffff) {
+		snprintf(why, n, "the NIC trees take 1 to 64 pieces of 48 bytes of %s (a multiple "
+			 "of %u bytes), on 1..65535 ranks", type->name, type->width);
+		return -1;
+	}
+	swai_timing_props_init(&tp);
+	/*
+	 * The pieces one after another, each from the hosts' start to its last
+	 * completion, then the host learning of it a sync later (the last too:
+	 * as libswccl counts a call).  Full pieces cost the same: modeled once.
+	 */
+	for (uint64_t done = 0, full = 0; done < count; done += per) {
+		unsigned c = (unsigned)(count - done < per ? count - done : per);
+
+		if (c < per || !full) {
+			int r = tree_ns(algo, N, k, type, c, &ns, coll);
+
+			if (r) {
+				snprintf(why, n, "the NIC model failed (%d)", r);
+				return -1;
+			}
+			full = c == per ? ns : full;
+		} else {
+			ns = full;
+		}
+		total += ns + tp.t_sync_ns;
+	}
+	out->us = (double)total / 1e3;
 	out->transfers = 0;
 	out->wall_s = now_s() - t0;
 	return 0;

@@ -38,6 +38,7 @@
 
 struct args {
 	const char *topo, *coll, *in, *plot;
+	const struct swai_sim_nic_type *type;
 	const char *algos[MAX_LIST];
 	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch;
 	uint64_t minb, maxb, factor, step;
@@ -58,6 +59,8 @@ static void usage(FILE *f)
 		"                     NIC, HOST: seed 001's trees of up to 48 B of doubles,\n"
 		"                     offloaded or host-driven, on the NIC engines\n"
 		"      --branch K     the NIC trees' branching degree (default 4)\n"
+		"  -d, --type T       the NIC trees' data: double (default) float int64\n"
+		"                     uint64 int32 uint32; past 48 bytes a tree a piece\n"
 		"      --in FILE      a schedule file instead (.json, or MSCCL .xml)\n"
 		"  -n, --ranks LIST   rank counts (default: every card of the topology)\n"
 		"  -b, -e, -f         sizes from MIN to MAX times FACTOR (nccl-tests' size)\n"
@@ -107,6 +110,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "branch", required_argument, NULL, 'k' },
+		{ "type", required_argument, NULL, 'd' },
 		{ "step", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -114,7 +118,7 @@ static void parse(int argc, char **argv, struct args *a)
 	const char *list[MAX_LIST];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:c:a:n:b:e:f:r:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:c:a:n:b:e:f:r:d:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't': a->topo = optarg; break;
 		case 'c': a->coll = optarg; break;
@@ -144,6 +148,12 @@ static void parse(int argc, char **argv, struct args *a)
 		case 'j': a->json = true; break;
 		case 'P': a->plot = optarg; break;
 		case 'k': a->branch = (int)swai_cli_long_or_exit(PROG, "--branch", optarg, 1, 255); break;
+		case 'd':
+			a->type = swai_sim_nic_type(optarg);
+			if (!a->type)
+				swai_cli_bad(PROG, "--type", optarg,
+					     "double, float, int64, uint64, int32 or uint32");
+			break;
 		case 'S': a->step = swai_cli_size_or_exit(PROG, "--step", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
@@ -163,6 +173,8 @@ static void parse(int argc, char **argv, struct args *a)
 		swai_cli_bad(PROG, "-b", "", "the smallest size is above the largest (-e)");
 	if (!a->factor)
 		a->factor = 2;
+	if (!a->type)
+		a->type = swai_sim_nic_type("double");
 }
 
 /* The rows so far, for --plot. */
@@ -256,7 +268,8 @@ struct internode {
 
 static void print_row(const struct args *a, const struct swai_topo *t, const char *algo,
 		      int coll, int N, uint64_t size, const struct swai_sim_out *out,
-		      double model_us, double base_s, const struct internode *in)
+		      double model_us, double base_s, const struct internode *in,
+		      const char *type)
 {
 	double bw = size / out->us / 1e3;
 
@@ -274,6 +287,8 @@ static void print_row(const struct args *a, const struct swai_topo *t, const cha
 		if (in)
 			printf(",\"internode_msgs\":%lld,\"internode_bytes\":%lld", in->msgs,
 			       in->bytes);
+		if (type)
+			printf(",\"type\":\"%s\"", type);
 		printf("}\n");
 	} else {
 		printf("%6d %12llu %-6s %12.2f %9.2f %9.2f %10llu %9.3f", N,
@@ -318,13 +333,13 @@ static void nic_row(const struct args *a, const struct swai_topo *t, const char 
 	struct swai_sim_out out;
 	char why[256];
 
-	if (swai_sim_nic(algo, coll, N, size, a->branch ? (unsigned)a->branch : 4, &out, why,
-			 sizeof(why))) {
+	if (swai_sim_nic(algo, coll, N, size, a->branch ? (unsigned)a->branch : 4, a->type, &out,
+			 why, sizeof(why))) {
 		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
 		       "# %s on %d ranks: %s\n", algo, N, why);
 		return;
 	}
-	print_row(a, t, algo, coll, N, size, &out, -1, -1, NULL);
+	print_row(a, t, algo, coll, N, size, &out, -1, -1, NULL, a->type->name);
 }
 
 static void row(const struct args *a, const struct swai_topo *t, const char *algo,
@@ -371,7 +386,7 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 						   .rank_card = card, .bare = true },
 			 &base, ", baseline");
 	print_row(a, t, s.name, s.coll, N, size, &out, model_us, a->baseline ? base.wall_s : -1,
-		  &in);
+		  &in, NULL);
 	swai_sched_free(&s);
 }
 
