@@ -154,6 +154,15 @@ sim_check() {
 	t "NHR AllReduce of 32 MiB on 1024 ranks of a2-cluster runs, every transfer replayed" \
 		'[ "$(echo "$out" | jq .transfers)" -eq "$("$top/build/bin/swccl-sched" export \
 		   -c allreduce -a NHR -n 1024 | jq "[.steps[][] | select(.op == \"send\")] | length")" ]'
+	# Seed 000's setting: NHR between servers, in HCCL's levels (swai_gen_levels).
+	out=$("$b" -t a2-cluster -c allreduce -a RING,HD,NHR -n 16,24,64,96,256 --size 32M --levels --json)
+	echo "$out" | jq -c '{ranks, algo, time_us}' | sed 's/^/# levels: /'
+	t "NHR in levels (whole servers, NHR between them) <= min(RING, HD) at 16, 24, 64, 96 and 256 ranks of a2-cluster" \
+		'echo "$out" | jq -se "length == 15 and (group_by(.ranks) | all(.[];
+			(map({(.algo): .time_us}) | add) as \$r | \$r.NHR <= ([\$r.RING, \$r.HD] | min) + 0.001))" \
+			>/dev/null'
+	t "levels need servers of as many ranks each: 12 ranks (8 + 4) refused, naming them" \
+		'"$b" -t a2-cluster -a NHR -n 12 --levels | grep -q "node 0 has 8, node 1 has 4"'
 	out=$("$b" -t ring8 -a MESH1 -n 8 2>&1); rc=$?
 	t "a schedule the fabric cannot carry fails, naming the pair" \
 		'[ $rc -eq 1 ] && echo "$out" | grep -q "no route"'

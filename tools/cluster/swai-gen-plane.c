@@ -30,88 +30,14 @@
 
 #include "swai-gen.h"
 
-struct planes {
-    int n, m;
-    int *node;          /* [N]: node index (0..n-1, in order of first rank) */
-    int *plane;         /* [N]: rank's index within its node */
-    int *member;        /* [n * m]: member[b * m + j] = rank */
-    /*
-     * A plane's message lands in the output whole: every node's ranks are
-     * member[b*m] + j, and the caller did not ask for scratch.
-     */
-    bool whole;
-};
-
-
-static void planes_free(struct planes *g)
-{
-    free(g->node);
-    free(g->plane);
-    free(g->member);
-}
-
-static int planes_make(struct planes *g, const int *node_of, bool via_scratch,
-                       int N, char *why, size_t wn)
-{
-    int *id = calloc((size_t)N, sizeof(*id)), *cnt = calloc((size_t)N, sizeof(*cnt));
-    int ret = 0;
-
-    *g = (struct planes){ 0 };
-    g->node = calloc((size_t)N, sizeof(int));
-    g->plane = calloc((size_t)N, sizeof(int));
-    g->member = calloc((size_t)N, sizeof(int));
-    if (!id || !cnt || !g->node || !g->plane || !g->member) {
-        ret = -ENOMEM;
-        goto out;
-    }
-    for (int r = 0; r < N; r++) {
-        int b = 0, key = node_of ? node_of[r] : r;
-
-        while (b < g->n && id[b] != key) {
-            b++;
-        }
-        if (b == g->n) {
-            id[g->n++] = key;
-        }
-        g->node[r] = b;
-        g->plane[r] = cnt[b]++;
-    }
-    g->m = cnt[0];
-    for (int b = 1; b < g->n; b++) {
-        if (cnt[b] != g->m) {
-            snprintf(why, wn, "PLANE needs the same number of ranks on every "
-                     "node: node %d has %d, node %d has %d", id[0], cnt[0],
-                     id[b], cnt[b]);
-            ret = -EINVAL;
-            goto out;
-        }
-    }
-    g->whole = !via_scratch;
-    for (int r = 0; r < N; r++) {
-        g->member[g->node[r] * g->m + g->plane[r]] = r;
-    }
-    for (int r = 0; r < N; r++) {
-        if (r != g->member[g->node[r] * g->m] + g->plane[r]) {
-            g->whole = false;
-        }
-    }
-out:
-    free(id);
-    free(cnt);
-    if (ret) {
-        planes_free(g);
-    }
-    return ret;
-}
-
 /* Node @b's row in the scratch of a rank of node @a (b != a). */
-static uint32_t row(const struct planes *g, int a, int b)
+static uint32_t row(const struct swai_gen_nodes *g, int a, int b)
 {
     return (uint32_t)((b < a ? b : b - 1) * g->m);
 }
 
 /* Round 0: rank x = (a, j) and the ranks of its node. */
-static void inside_node(struct swai_sched *s, const struct planes *g, int x)
+static void inside_node(struct swai_sched *s, const struct swai_gen_nodes *g, int x)
 {
     int a = g->node[x], j = g->plane[x], m = g->m;
 
@@ -146,7 +72,11 @@ static void inside_node(struct swai_sched *s, const struct planes *g, int x)
 }
 
 /* Round 1: rank x = (a, p) and the ranks of its plane. */
-static void inside_plane(struct swai_sched *s, const struct planes *g, int x)
+/*
+ * @whole: a plane's message lands in the output whole (every node's ranks
+ * consecutive, and the caller did not ask for scratch).
+ */
+static void inside_plane(struct swai_sched *s, const struct swai_gen_nodes *g, bool whole, int x)
 {
     int a = g->node[x], p = g->plane[x], m = g->m;
     uint32_t recv_at = (uint32_t)((g->n - 1) * m);
@@ -163,7 +93,7 @@ static void inside_plane(struct swai_sched *s, const struct planes *g, int x)
         if (b == a) {
             continue;
         }
-        if (g->whole) {
+        if (whole) {
             swai_sched_recv(s, x, from, SWAI_BUF_OUT,
                             (uint32_t)g->member[b * m], (uint32_t)m, 1);
             continue;
@@ -181,24 +111,26 @@ static void inside_plane(struct swai_sched *s, const struct planes *g, int x)
 static int build(struct swai_sched *s, enum swai_coll coll, int N,
                  const struct swai_gen_opts *o, char *why, size_t n)
 {
-    struct planes g;
-    int ret = planes_make(&g, o->node_of, o->via_scratch, N, why, n);
+    struct swai_gen_nodes g;
+    int ret = swai_gen_nodes_make(&g, o->node_of, N, "PLANE", why, n);
+    bool whole;
 
     if (ret) {
         return ret;
     }
+    whole = g.consecutive && !o->via_scratch;
     if (swai_sched_init(s, "PLANE", coll, N, 0, 1)) {
-        planes_free(&g);
+        swai_gen_nodes_free(&g);
         return -ENOMEM;
     }
-    s->scratch_chunks = (uint32_t)((g.n - 1) * g.m) * (g.whole ? 1 : 2);
+    s->scratch_chunks = (uint32_t)((g.n - 1) * g.m) * (whole ? 1 : 2);
     for (int x = 0; x < N; x++) {
         inside_node(s, &g, x);
     }
     for (int x = 0; x < N; x++) {
-        inside_plane(s, &g, x);
+        inside_plane(s, &g, whole, x);
     }
-    planes_free(&g);
+    swai_gen_nodes_free(&g);
     return 0;
 }
 

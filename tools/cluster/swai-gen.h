@@ -96,6 +96,34 @@ int swai_gen_build(struct swai_sched *s, const char *algo,
                    enum swai_coll coll, int nranks,
                    const struct swai_gen_opts *o, char *why, size_t n);
 
+/*
+ * swai-gen-nodes.c: the ranks grouped by o->node_of (NULL: a rank a node)
+ * into n nodes in the order of their first rank, m ranks each in rank
+ * order: the j-th of every node is plane j.  0, or -EINVAL (nodes of
+ * different sizes, named, @who saying whose need) / -ENOMEM with @why.
+ */
+struct swai_gen_nodes {
+    int n, m;
+    int *node;          /* [N]: node index (0..n-1, in order of first rank) */
+    int *plane;         /* [N]: rank's index within its node */
+    int *member;        /* [n * m]: member[b * m + j] = rank */
+    bool consecutive;   /* every node's ranks are member[b * m] + j */
+};
+
+int swai_gen_nodes_make(struct swai_gen_nodes *g, const int *node_of, int N, const char *who,
+                        char *why, size_t wn);
+void swai_gen_nodes_free(struct swai_gen_nodes *g);
+
+/*
+ * swai-gen-levels.c: @algo's AllReduce in HCCL's levels over the nodes of
+ * o->node_of (as many ranks each): a ReduceScatter inside each node, @algo
+ * between the nodes on each plane, an AllGather inside each node.  One
+ * level only (a node, or a rank a node): @algo as it is.  0, or -EINVAL /
+ * -ENOMEM with @why.
+ */
+int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll, int nranks,
+                    const struct swai_gen_opts *o, char *why, size_t n);
+
 /* swai-gen-nhr.c: seed 000's D = round((N-1) / 2^(k+1)), half up. */
 int swai_nhr_slices(int nranks, int k);
 /* Its step count, ceil(log2 N). */

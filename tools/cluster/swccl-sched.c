@@ -35,6 +35,7 @@
 struct args {
 	const char *cmd, *coll, *algo, *in, *format, *topo, *route;
 	int nranks, root, max, shift, stride;
+	bool levels;
 	uint64_t bytes;
 	enum swai_nhr_order order;
 };
@@ -57,6 +58,8 @@ static void usage(FILE *f)
 		"  -t, --topo T        topo: a preset name or a file; table, verify,\n"
 		"                      export: group the ranks by its nodes (PLANE)\n"
 		"      --route A,B     topo: the route from card A to card B\n"
+		"      --levels        with -t: the AllReduce in HCCL's levels over the\n"
+		"                      topology's nodes (swai_gen_levels)\n"
 		"  -b, --bytes SIZE    cost: the message (nccl-tests' size; default 32M)\n",
 		SWAI_SCHED_MAX_RANKS);
 }
@@ -98,8 +101,12 @@ static int get_sched(const struct args *a, struct swai_sched *s)
 			return -1;
 		}
 		o.node_of = node_of;
-		ret = swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
+		ret = a->levels ? swai_gen_levels(s, a->algo, c, a->nranks, &o, why, sizeof(why)) :
+		      swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
 		free(node_of);
+	} else if (a->levels) {
+		fprintf(stderr, PROG ": --levels needs -t TOPOLOGY (its nodes)\n");
+		return -1;
 	} else {
 		ret = swai_gen_build(s, a->algo, c, a->nranks, &o, why, sizeof(why));
 	}
@@ -348,6 +355,7 @@ int main(int argc, char **argv)
 		{ "stride", required_argument, NULL, 'S' },
 		{ "topo", required_argument, NULL, 't' },
 		{ "route", required_argument, NULL, 'R' },
+		{ "levels", no_argument, NULL, 'L' },
 		{ "bytes", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -392,6 +400,7 @@ int main(int argc, char **argv)
 			break;
 		case 't': a.topo = optarg; break;
 		case 'R': a.route = optarg; break;
+		case 'L': a.levels = true; break;
 		case 'b': a.bytes = swai_cli_size_or_exit(PROG, "-b", optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

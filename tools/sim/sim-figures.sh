@@ -4,8 +4,9 @@
 # (Documentation/cluster.md §9; seed 003's are tools/synth/synth-figures.sh):
 #
 #   seed000-*   AllReduce 32 MiB on a2-cluster, RING / HD / NHR, N = 2 .. 1024
-#               (NHR <= min(RING, HD) checked per N), and the small sizes at
-#               N = 16 with RB (Reduce + Broadcast)
+#               (NHR <= min(RING, HD) checked per N), flat and in HCCL's levels
+#               (--levels: whole servers, the algorithm between them), and the
+#               small sizes at N = 16 with RB (Reduce + Broadcast)
 #   seed001-*   seed 001's Tables 1-5: 16..48 B of doubles reduced on 16..256
 #               nodes, NIC-offloaded trees against host-driven ones; Fig. 6: a
 #               Reduce of 8 B in double, float, int64 and uint64; Fig. 7: an
@@ -31,6 +32,18 @@ jq -sr '
 	    "\(if $r.NHR.time_us <= ([$r.RING.time_us, $r.HD.time_us] | min) + 0.001
 	       then "yes" else "**no**" end) | \($r.RING.sim_wall_s) |") | .[]' \
 	"$out/seed000-allreduce-32M.json" >"$out/seed000-allreduce-32M.md"
+# In levels: the algorithm between the servers, as seed 000 measures it.
+"$b" -t a2-cluster -c allreduce --size 32M -n 16,24,32,40,48,64,96,128,256,512,1000,1024 \
+	-a RING,HD,NHR --levels --json --plot "$out/seed000-levels-32M.png" \
+	>"$out/seed000-levels-32M.json"
+jq -sr '
+	group_by(.ranks) |
+	["| N (servers x 8) | RING us | HD us | NHR us | NHR <= min |", "|---|---|---|---|---|"] +
+	map((map({(.algo): .}) | add) as $r |
+	    "| \($r.RING.ranks) | \($r.RING.time_us) | \($r.HD.time_us) | \($r.NHR.time_us) | " +
+	    "\(if $r.NHR.time_us <= ([$r.RING.time_us, $r.HD.time_us] | min) + 0.001
+	       then "yes" else "**no**" end) |") | .[]' \
+	"$out/seed000-levels-32M.json" >"$out/seed000-levels-32M.md"
 "$b" -t a2-cluster -c allreduce -n 16 -b 1K -e 32M -f 4 -a RING,HD,NHR,RB --json \
 	--plot "$out/seed000-sizes-n16.png" >"$out/seed000-sizes-n16.json"
 jq -sr '

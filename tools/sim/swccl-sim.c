@@ -42,7 +42,7 @@ struct args {
 	const char *algos[MAX_LIST];
 	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch;
 	uint64_t minb, maxb, factor, step;
-	bool json, model, spread, card, baseline;
+	bool json, model, spread, card, baseline, levels;
 };
 
 static void usage(FILE *f)
@@ -62,6 +62,9 @@ static void usage(FILE *f)
 		"  -d, --type T       the NIC trees' data: double (default) float int64\n"
 		"                     uint64 int32 uint32; past 48 bytes a tree a piece\n"
 		"      --in FILE      a schedule file instead (.json, or MSCCL .xml)\n"
+		"      --levels       AllReduce in HCCL's levels: a ReduceScatter inside each\n"
+		"                     node, the algorithm between nodes on each plane, an\n"
+		"                     AllGather inside each node (nodes of equal ranks)\n"
 		"  -n, --ranks LIST   rank counts (default: every card of the topology)\n"
 		"  -b, -e, -f         sizes from MIN to MAX times FACTOR (nccl-tests' size)\n"
 		"      --step S       sizes from MIN to MAX plus S (instead of -f)\n"
@@ -111,6 +114,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "plot", required_argument, NULL, 'P' },
 		{ "branch", required_argument, NULL, 'k' },
 		{ "type", required_argument, NULL, 'd' },
+		{ "levels", no_argument, NULL, 'L' },
 		{ "step", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -139,6 +143,7 @@ static void parse(int argc, char **argv, struct args *a)
 		case 'm': a->model = true; break;
 		case 'C': a->card = true; break;
 		case 'B': a->baseline = true; break;
+		case 'L': a->levels = true; break;
 		case 'N': a->nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'p':
 			if (strcmp(optarg, "packed") && strcmp(optarg, "spread"))
@@ -242,6 +247,8 @@ static int schedule(const struct args *a, const char *algo, int coll, int N,
 
 	if (a->in)
 		return swai_sched_load(s, a->in, why, n) ? -1 : 0;
+	if (a->levels)
+		return swai_gen_levels(s, algo, (enum swai_coll)coll, N, &o, why, n) ? -1 : 0;
 	return swai_gen_build(s, algo, (enum swai_coll)coll, N, &o, why, n) ? -1 : 0;
 }
 
@@ -289,6 +296,8 @@ static void print_row(const struct args *a, const struct swai_topo *t, const cha
 			       in->bytes);
 		if (type)
 			printf(",\"type\":\"%s\"", type);
+		if (a->levels && !type)
+			printf(",\"levels\":true");
 		printf("}\n");
 	} else {
 		printf("%6d %12llu %-6s %12.2f %9.2f %9.2f %10llu %9.3f", N,
@@ -426,9 +435,10 @@ int main(int argc, char **argv)
 				a.algos[a.nalgos++] = swai_gens[g]->name;
 	}
 	if (!a.json)
-		printf("# swccl-sim %s on %s, ranks %s (SimGrid CM02, links from the topology file)\n"
+		printf("# swccl-sim %s on %s, ranks %s%s (SimGrid CM02, links from the topology file)\n"
 		       "%6s %12s %-6s %12s %9s %9s %10s %9s%s%s\n", swai_coll_name(coll), t.name,
 		       a.spread ? "spread over the nodes" : "packed",
+		       a.levels ? ", the algorithms in levels (between the nodes)" : "",
 		       "ranks", "size(B)", "algo", "time(us)", "algbw", "busbw", "transfers",
 		       "wall(s)", a.model ? "     model_us" : "", a.baseline ? "   base(s)" : "");
 	for (int i = 0; i < a.nranks; i++)

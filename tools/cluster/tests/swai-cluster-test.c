@@ -1048,7 +1048,70 @@ static void test_alltoall_planes(void)
 	}
 }
 
+/* HCCL's levels: every algorithm over n nodes of m ranks, verified; the shape of each level. */
+static void test_levels(void)
+{
+	static const char *const algos[] = { "RING", "MESH1", "MESH2", "HD", "NHR", "RB" };
+	static const int shape[][2] = { { 2, 2 }, { 2, 4 }, { 3, 4 }, { 4, 2 }, { 5, 3 }, { 2, 8 } };
+	int node_of[64];
+	char why[256];
+
+	for (size_t k = 0; k < sizeof(shape) / sizeof(shape[0]); k++) {
+		int n = shape[k][0], m = shape[k][1], N = n * m;
+
+		for (int r = 0; r < N; r++)
+			node_of[r] = 10 + r / m;	/* any numbers: nodes by first rank */
+		for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
+			struct swai_gen_opts o = { .node_of = node_of };
+			struct swai_sched s;
+			int inside = 0, between = 0;
+
+			if (swai_gen_levels(&s, algos[a], SWAI_COLL_ALLREDUCE, N, &o, why,
+					    sizeof(why))) {
+				CHECK(!strcmp(algos[a], "HD") && (n & (n - 1)));
+				continue;
+			}
+			if (swai_sched_verify(&s, why, sizeof(why))) {
+				fprintf(stderr, "# levels %s %dx%d: %s\n", algos[a], n, m, why);
+				CHECK(0);
+			}
+			/* Inside a node: 2 (m - 1) messages a rank; between: the algorithm's. */
+			for (int i = 0; i < s.ranks[0].nsteps; i++) {
+				const struct swai_step *st = &s.ranks[0].steps[i];
+
+				if (st->op == SWAI_STEP_SEND)
+					*(node_of[st->peer] == node_of[0] ? &inside : &between) += 1;
+			}
+			CHECK_EQ(inside, 2 * (m - 1));
+			CHECK(between > 0);
+			CHECK_EQ(s.chunks % (uint32_t)m, 0);
+			swai_sched_free(&s);
+		}
+	}
+	/* Nodes of unequal size are refused, naming them; one level is the algorithm. */
+	for (int r = 0; r < 12; r++)
+		node_of[r] = r < 8 ? 0 : 1;
+	{
+		struct swai_gen_opts o = { .node_of = node_of };
+		struct swai_sched s, flat;
+
+		CHECK_EQ(swai_gen_levels(&s, "NHR", SWAI_COLL_ALLREDUCE, 12, &o, why, sizeof(why)),
+			 -EINVAL);
+		CHECK(strstr(why, "levels needs the same number of ranks on every node: node 0 has 8, node 1 has 4") != NULL);
+		CHECK_EQ(swai_gen_levels(&s, "NHR", SWAI_COLL_ALLGATHER, 8, &o, why, sizeof(why)),
+			 -EINVAL);
+		CHECK_EQ(swai_gen_levels(&s, "NHR", SWAI_COLL_ALLREDUCE, 8, &o, why, sizeof(why)), 0);
+		CHECK_EQ(swai_gen_build(&flat, "NHR", SWAI_COLL_ALLREDUCE, 8, &o, why, sizeof(why)),
+			 0);
+		CHECK_EQ(s.ranks[3].nsteps, flat.ranks[3].nsteps);
+		swai_sched_free(&s);
+		swai_sched_free(&flat);
+	}
+}
+
 static const struct tap_test tests[] = {
+	{ "levels: every algorithm over n nodes of m ranks verified; unequal nodes refused",
+	  test_levels },
 	{ "cost: card arithmetic, link calendars, NHR <= min(Ring, HD)", test_cost },
 	{ "schedules: JSON and MSCCL XML round trips verify", test_roundtrips },
 	{ "MSCCL import: rcs chains, errors", test_msccl_import },

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-gen-levels.c - an AllReduce in HCCL's levels (swai-gen.h): the
+ * ranks of each node reduce-scatter among themselves, the algorithm runs
+ * between the nodes on each plane (the j-th rank of every node), and the
+ * ranks of each node all-gather.  Seed 000 measures NHR so: "the default
+ * algorithm for AllReduce between servers", after the servers' own level
+ * over HCCS.
+ *
+ * n nodes of m ranks each (swai_gen_opts.node_of; equal sizes).  With C
+ * the chunks of the algorithm's AllReduce on n ranks, the data is m blocks
+ * of C chunks; block j is plane j's:
+ *
+ *   round 0       rank (a, j) sends its input's block p to (a, p), every
+ *                 p != j, one message each (p = j + 1 first, so that no
+ *                 two ranks of a node start on one peer), and sums the
+ *                 m - 1 it receives onto its own block in SCRATCH[0, C);
+ *   rounds 1 ..   plane j runs the algorithm's AllReduce on that block:
+ *                 its rank b is (b, j), its IN our SCRATCH[0, C), its OUT
+ *                 our OUT's block j, its SCRATCH ours from C;
+ *   last round    rank (a, j) sends OUT's block j to every (a, p), which
+ *                 takes it into its block j.
+ *
+ * Each node sends (m - 1)/m of the data out and takes as much in, once
+ * each way: what the node's mesh of HCCS links carries at once, before
+ * the 1/m that each rank's NIC carries between the nodes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "swai-gen.h"
+
+/* Plane j's step @st of its rank (node) @b, as rank (b, j)'s. */
+static void plane_step(struct swai_sched *s, const struct swai_gen_nodes *g, const struct swai_sched *sub,
+                       int j, int b, const struct swai_step *st, uint32_t round0)
+{
+    static const int buf[SWAI_BUF_N] = { SWAI_BUF_SCRATCH, SWAI_BUF_OUT, SWAI_BUF_SCRATCH };
+    uint32_t base[SWAI_BUF_N] = { 0, (uint32_t)j * sub->chunks, sub->chunks };
+    struct swai_step t = *st;
+
+    if (t.peer >= 0) {
+        t.peer = g->member[t.peer * g->m + j];
+    }
+    if (t.op != SWAI_STEP_RECV) {
+        t.src_off += base[t.src_buf];
+        t.src_buf = (uint8_t)buf[t.src_buf];
+    }
+    if (t.op != SWAI_STEP_SEND) {
+        t.dst_off += base[t.dst_buf];
+        t.dst_buf = (uint8_t)buf[t.dst_buf];
+    }
+    t.round += round0;
+    swai_sched_add(s, g->member[b * g->m + j], &t);
+}
+
+static void compose(struct swai_sched *s, const struct swai_gen_nodes *g, const struct swai_sched *sub)
+{
+    uint32_t C = sub->chunks, last = 0;
+    int m = g->m;
+
+    for (int r = 0; r < sub->nranks; r++) {
+        for (int i = 0; i < sub->ranks[r].nsteps; i++) {
+            last = sub->ranks[r].steps[i].round > last ? sub->ranks[r].steps[i].round : last;
+        }
+    }
+    for (int x = 0; x < s->nranks; x++) {
+        int a = g->node[x], j = g->plane[x];
+        const struct swai_sched_rank *rk = &sub->ranks[a];
+
+        for (int k = 1; k < m; k++) {
+            int p = (j + k) % m;
+
+            swai_sched_send(s, x, g->member[a * m + p], SWAI_BUF_IN, (uint32_t)p * C, C, 0);
+        }
+        swai_sched_copy(s, x, SWAI_BUF_IN, (uint32_t)j * C, SWAI_BUF_SCRATCH, 0, C, 0);
+        for (int k = 1; k < m; k++) {
+            int q = (j - k + m) % m;
+
+            swai_sched_recv_reduce(s, x, g->member[a * m + q], SWAI_BUF_SCRATCH, 0,
+                                   SWAI_BUF_SCRATCH, 0, C, 0);
+        }
+        for (int i = 0; i < rk->nsteps; i++) {
+            plane_step(s, g, sub, j, a, &rk->steps[i], 1);
+        }
+        for (int k = 1; k < m; k++) {
+            int p = (j + k) % m;
+
+            swai_sched_send(s, x, g->member[a * m + p], SWAI_BUF_OUT, (uint32_t)j * C, C,
+                            last + 2);
+        }
+        for (int k = 1; k < m; k++) {
+            int q = (j - k + m) % m;
+
+            swai_sched_recv(s, x, g->member[a * m + q], SWAI_BUF_OUT, (uint32_t)q * C, C,
+                            last + 2);
+        }
+    }
+}
+
+int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll, int nranks,
+                    const struct swai_gen_opts *o, char *why, size_t n)
+{
+    struct swai_gen_opts so = { .nhr_order = o->nhr_order };
+    struct swai_sched sub;
+    struct swai_gen_nodes g;
+    int ret;
+
+    memset(s, 0, sizeof(*s));
+    if (coll != SWAI_COLL_ALLREDUCE || !o->node_of) {
+        snprintf(why, n, "levels: AllReduce only, over the ranks' nodes");
+        return -EINVAL;
+    }
+    if (nranks < 1 || nranks > SWAI_SCHED_MAX_RANKS) {
+        snprintf(why, n, "%d ranks (1..%d)", nranks, SWAI_SCHED_MAX_RANKS);
+        return -EINVAL;
+    }
+    ret = swai_gen_nodes_make(&g, o->node_of, nranks, "levels", why, n);
+    if (ret) {
+        return ret;
+    }
+    if (g.m == 1 || g.n == 1) {
+        /* One level only: the algorithm as it is. */
+        swai_gen_nodes_free(&g);
+        return swai_gen_build(s, algo, coll, nranks, o, why, n);
+    }
+    ret = swai_gen_build(&sub, algo, coll, g.n, &so, why, n);
+    if (!ret && (uint64_t)sub.chunks * (uint64_t)g.m > SWAI_SCHED_MAX_CHUNKS) {
+        snprintf(why, n, "levels: %u chunks a plane x %d planes", sub.chunks, g.m);
+        swai_sched_free(&sub);
+        ret = -EINVAL;
+    }
+    if (ret) {
+        swai_gen_nodes_free(&g);
+        return ret;
+    }
+    ret = swai_sched_init(s, sub.name, coll, nranks, 0, sub.chunks * (uint32_t)g.m);
+    if (!ret) {
+        s->scratch_chunks = sub.chunks + sub.scratch_chunks;
+        compose(s, &g, &sub);
+        ret = s->err;
+    }
+    if (!ret) {
+        ret = swai_sched_autodeps(s);
+    }
+    if (ret) {
+        snprintf(why, n, ret == -ENOMEM ? "out of memory" : "levels: a bad step (%d)", ret);
+        swai_sched_free(s);
+    }
+    swai_sched_free(&sub);
+    swai_gen_nodes_free(&g);
+    return ret;
+}
