@@ -31,16 +31,24 @@
 
 #include "swai-gen.h"
 
-/* Plane j's step @st of its rank (node) @b, as rank (b, j)'s. */
-static void plane_step(struct swai_sched *s, const struct swai_gen_nodes *g, const struct swai_sched *sub,
-                       int j, int b, const struct swai_step *st, uint32_t round0)
+/* The rank of node @a that holds block @p: a node of fewer ranks holds several. */
+static int owner(const struct swai_gen_nodes *g, int a, int p)
+{
+    return g->member[a * g->m + p % g->size[a]];
+}
+
+/* Plane p's step @st of its rank (node) @b, as the rank's of node b that holds block p. */
+static void plane_step(struct swai_sched *s, const struct swai_gen_nodes *g,
+                       const struct swai_sched *sub, int p, int b, const struct swai_step *st)
 {
     static const int buf[SWAI_BUF_N] = { SWAI_BUF_SCRATCH, SWAI_BUF_OUT, SWAI_BUF_SCRATCH };
-    uint32_t base[SWAI_BUF_N] = { 0, (uint32_t)j * sub->chunks, sub->chunks };
+    uint32_t C = sub->chunks, M = (uint32_t)g->m;
+    uint32_t base[SWAI_BUF_N] = { (uint32_t)p * C, (uint32_t)p * C,
+                                  M * C + (uint32_t)p * sub->scratch_chunks };
     struct swai_step t = *st;
 
     if (t.peer >= 0) {
-        t.peer = g->member[t.peer * g->m + j];
+        t.peer = owner(g, t.peer, p);
     }
     if (t.op != SWAI_STEP_RECV) {
         t.src_off += base[t.src_buf];
@@ -50,14 +58,70 @@ static void plane_step(struct swai_sched *s, const struct swai_gen_nodes *g, con
         t.dst_off += base[t.dst_buf];
         t.dst_buf = (uint8_t)buf[t.dst_buf];
     }
-    t.round += round0;
-    swai_sched_add(s, g->member[b * g->m + j], &t);
+    t.round += 1;
+    swai_sched_add(s, owner(g, b, p), &t);
+}
+
+/* Rank @x = (a, j)'s program; @last the generator's last round. */
+static void compose_rank(struct swai_sched *s, const struct swai_gen_nodes *g,
+                         const struct swai_sched *sub, int x, uint32_t last)
+{
+    int a = g->node[x], j = g->plane[x], M = g->m, ma = g->size[a];
+    uint32_t C = sub->chunks;
+
+    /* Round 0: every block to its holder (block j + 1 first), then sum our own. */
+    for (int k = 1; k < M + 1; k++) {
+        int p = (j + k) % M;
+
+        if (owner(g, a, p) != x) {
+            swai_sched_send(s, x, owner(g, a, p), SWAI_BUF_IN, (uint32_t)p * C, C, 0);
+        }
+    }
+    for (int p = j; p < M; p += ma) {
+        swai_sched_copy(s, x, SWAI_BUF_IN, (uint32_t)p * C, SWAI_BUF_SCRATCH, (uint32_t)p * C,
+                        C, 0);
+    }
+    for (int i = 1; i < ma; i++) {
+        int q = (j - i + ma) % ma, from = g->member[a * M + q];
+
+        for (int k = 1; k < M + 1; k++) {
+            int p = (q + k) % M;
+
+            if (owner(g, a, p) == x) {
+                swai_sched_recv_reduce(s, x, from, SWAI_BUF_SCRATCH, (uint32_t)p * C,
+                                       SWAI_BUF_SCRATCH, (uint32_t)p * C, C, 0);
+            }
+        }
+    }
+    /* The planes of our blocks, between the nodes. */
+    for (int p = j; p < M; p += ma) {
+        const struct swai_sched_rank *rk = &sub->ranks[a];
+
+        for (int i = 0; i < rk->nsteps; i++) {
+            plane_step(s, g, sub, p, a, &rk->steps[i]);
+        }
+    }
+    /* Last round: our blocks to the others of the node, theirs to us. */
+    for (int i = 1; i < ma; i++) {
+        int to = g->member[a * M + (j + i) % ma];
+
+        for (int p = j; p < M; p += ma) {
+            swai_sched_send(s, x, to, SWAI_BUF_OUT, (uint32_t)p * C, C, last + 2);
+        }
+    }
+    for (int i = 1; i < ma; i++) {
+        int q = (j - i + ma) % ma;
+
+        for (int p = q; p < M; p += ma) {
+            swai_sched_recv(s, x, g->member[a * M + q], SWAI_BUF_OUT, (uint32_t)p * C, C,
+                            last + 2);
+        }
+    }
 }
 
 static void compose(struct swai_sched *s, const struct swai_gen_nodes *g, const struct swai_sched *sub)
 {
-    uint32_t C = sub->chunks, last = 0;
-    int m = g->m;
+    uint32_t last = 0;
 
     for (int r = 0; r < sub->nranks; r++) {
         for (int i = 0; i < sub->ranks[r].nsteps; i++) {
@@ -65,36 +129,7 @@ static void compose(struct swai_sched *s, const struct swai_gen_nodes *g, const 
         }
     }
     for (int x = 0; x < s->nranks; x++) {
-        int a = g->node[x], j = g->plane[x];
-        const struct swai_sched_rank *rk = &sub->ranks[a];
-
-        for (int k = 1; k < m; k++) {
-            int p = (j + k) % m;
-
-            swai_sched_send(s, x, g->member[a * m + p], SWAI_BUF_IN, (uint32_t)p * C, C, 0);
-        }
-        swai_sched_copy(s, x, SWAI_BUF_IN, (uint32_t)j * C, SWAI_BUF_SCRATCH, 0, C, 0);
-        for (int k = 1; k < m; k++) {
-            int q = (j - k + m) % m;
-
-            swai_sched_recv_reduce(s, x, g->member[a * m + q], SWAI_BUF_SCRATCH, 0,
-                                   SWAI_BUF_SCRATCH, 0, C, 0);
-        }
-        for (int i = 0; i < rk->nsteps; i++) {
-            plane_step(s, g, sub, j, a, &rk->steps[i], 1);
-        }
-        for (int k = 1; k < m; k++) {
-            int p = (j + k) % m;
-
-            swai_sched_send(s, x, g->member[a * m + p], SWAI_BUF_OUT, (uint32_t)j * C, C,
-                            last + 2);
-        }
-        for (int k = 1; k < m; k++) {
-            int q = (j - k + m) % m;
-
-            swai_sched_recv(s, x, g->member[a * m + q], SWAI_BUF_OUT, (uint32_t)q * C, C,
-                            last + 2);
-        }
+        compose_rank(s, g, sub, x, last);
     }
 }
 
@@ -115,7 +150,7 @@ int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll,
         snprintf(why, n, "%d ranks (1..%d)", nranks, SWAI_SCHED_MAX_RANKS);
         return -EINVAL;
     }
-    ret = swai_gen_nodes_make(&g, o->node_of, nranks, "levels", why, n);
+    ret = swai_gen_nodes_make(&g, o->node_of, nranks, NULL, why, n);
     if (ret) {
         return ret;
     }
@@ -125,7 +160,8 @@ int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll,
         return swai_gen_build(s, algo, coll, nranks, o, why, n);
     }
     ret = swai_gen_build(&sub, algo, coll, g.n, &so, why, n);
-    if (!ret && (uint64_t)sub.chunks * (uint64_t)g.m > SWAI_SCHED_MAX_CHUNKS) {
+    if (!ret && ((uint64_t)sub.chunks + sub.scratch_chunks) * (uint64_t)g.m >
+        SWAI_SCHED_MAX_CHUNKS) {
         snprintf(why, n, "levels: %u chunks a plane x %d planes", sub.chunks, g.m);
         swai_sched_free(&sub);
         ret = -EINVAL;
@@ -136,7 +172,7 @@ int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll,
     }
     ret = swai_sched_init(s, sub.name, coll, nranks, 0, sub.chunks * (uint32_t)g.m);
     if (!ret) {
-        s->scratch_chunks = sub.chunks + sub.scratch_chunks;
+        s->scratch_chunks = (sub.chunks + sub.scratch_chunks) * (uint32_t)g.m;
         compose(s, &g, &sub);
         ret = s->err;
     }

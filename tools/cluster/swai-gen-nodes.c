@@ -14,22 +14,21 @@ void swai_gen_nodes_free(struct swai_gen_nodes *g)
     free(g->node);
     free(g->plane);
     free(g->member);
+    free(g->size);
+    *g = (struct swai_gen_nodes){ 0 };
 }
 
 int swai_gen_nodes_make(struct swai_gen_nodes *g, const int *node_of, int N, const char *who,
                         char *why, size_t wn)
 {
-    int *id = calloc((size_t)N, sizeof(*id)), *cnt = calloc((size_t)N, sizeof(*cnt));
-    int ret = 0;
+    int *id = calloc((size_t)N, sizeof(*id));
 
     *g = (struct swai_gen_nodes){ 0 };
     g->node = calloc((size_t)N, sizeof(int));
     g->plane = calloc((size_t)N, sizeof(int));
-    g->member = calloc((size_t)N, sizeof(int));
-    if (!id || !cnt || !g->node || !g->plane || !g->member) {
-        snprintf(why, wn, "out of memory");
-        ret = -ENOMEM;
-        goto out;
+    g->size = calloc((size_t)N, sizeof(int));
+    if (!id || !g->node || !g->plane || !g->size) {
+        goto nomem;
     }
     for (int r = 0; r < N; r++) {
         int b = 0, key = node_of ? node_of[r] : r;
@@ -41,32 +40,35 @@ int swai_gen_nodes_make(struct swai_gen_nodes *g, const int *node_of, int N, con
             id[g->n++] = key;
         }
         g->node[r] = b;
-        g->plane[r] = cnt[b]++;
+        g->plane[r] = g->size[b]++;
+        g->m = g->size[b] > g->m ? g->size[b] : g->m;
     }
-    g->m = cnt[0];
-    for (int b = 1; b < g->n; b++) {
-        if (cnt[b] != g->m) {
+    for (int b = 1; who && b < g->n; b++) {
+        if (g->size[b] != g->size[0]) {
             snprintf(why, wn, "%s needs the same number of ranks on every "
-                     "node: node %d has %d, node %d has %d", who, id[0], cnt[0],
-                     id[b], cnt[b]);
-            ret = -EINVAL;
-            goto out;
+                     "node: node %d has %d, node %d has %d", who, id[0], g->size[0],
+                     id[b], g->size[b]);
+            free(id);
+            swai_gen_nodes_free(g);
+            return -EINVAL;
         }
+    }
+    g->member = calloc((size_t)g->n * (size_t)g->m, sizeof(int));
+    if (!g->member) {
+        goto nomem;
     }
     g->consecutive = true;
     for (int r = 0; r < N; r++) {
         g->member[g->node[r] * g->m + g->plane[r]] = r;
     }
     for (int r = 0; r < N; r++) {
-        if (r != g->member[g->node[r] * g->m] + g->plane[r]) {
-            g->consecutive = false;
-        }
+        g->consecutive &= r == g->member[g->node[r] * g->m] + g->plane[r];
     }
-out:
     free(id);
-    free(cnt);
-    if (ret) {
-        swai_gen_nodes_free(g);
-    }
-    return ret;
+    return 0;
+nomem:
+    free(id);
+    swai_gen_nodes_free(g);
+    snprintf(why, wn, "out of memory");
+    return -ENOMEM;
 }

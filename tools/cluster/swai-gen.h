@@ -97,16 +97,18 @@ int swai_gen_build(struct swai_sched *s, const char *algo,
                    const struct swai_gen_opts *o, char *why, size_t n);
 
 /*
- * swai-gen-nodes.c: the ranks grouped by o->node_of (NULL: a rank a node)
- * into n nodes in the order of their first rank, m ranks each in rank
- * order: the j-th of every node is plane j.  0, or -EINVAL (nodes of
- * different sizes, named, @who saying whose need) / -ENOMEM with @why.
+ * swai-gen-nodes.c: the ranks grouped by node_of (NULL: a rank a node)
+ * into n nodes in the order of their first rank, each node's in rank
+ * order: the j-th of every node is plane j.  With @who, the nodes must
+ * have as many ranks each.  0, or -EINVAL (two that differ named, @who
+ * saying whose need) / -ENOMEM with @why.
  */
 struct swai_gen_nodes {
-    int n, m;
+    int n, m;           /* nodes; the most ranks a node has */
     int *node;          /* [N]: node index (0..n-1, in order of first rank) */
     int *plane;         /* [N]: rank's index within its node */
-    int *member;        /* [n * m]: member[b * m + j] = rank */
+    int *size;          /* [n]: ranks of each node */
+    int *member;        /* [n * m]: member[b * m + j] = rank, j < size[b] */
     bool consecutive;   /* every node's ranks are member[b * m] + j */
 };
 
@@ -116,10 +118,10 @@ void swai_gen_nodes_free(struct swai_gen_nodes *g);
 
 /*
  * swai-gen-levels.c: @algo's AllReduce in HCCL's levels over the nodes of
- * o->node_of (as many ranks each): a ReduceScatter inside each node, @algo
- * between the nodes on each plane, an AllGather inside each node.  One
- * level only (a node, or a rank a node): @algo as it is.  0, or -EINVAL /
- * -ENOMEM with @why.
+ * o->node_of: a ReduceScatter inside each node, @algo between the nodes on
+ * each plane, an AllGather inside each node.  A node of fewer ranks than
+ * the largest holds several planes' blocks.  One level only (a node, or a
+ * rank a node): @algo as it is.  0, or -EINVAL / -ENOMEM with @why.
  */
 int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll, int nranks,
                     const struct swai_gen_opts *o, char *why, size_t n);
