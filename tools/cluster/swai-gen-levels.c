@@ -7,19 +7,21 @@
  * algorithm for AllReduce between servers", after the servers' own level
  * over HCCS.
  *
- * n nodes of m ranks each (swai_gen_opts.node_of; equal sizes).  With C
- * the chunks of the algorithm's AllReduce on n ranks, the data is m blocks
- * of C chunks; block j is plane j's:
+ * n nodes (swai_gen_opts.node_of, swai-gen-nodes.c), the largest of m
+ * ranks.  With C the chunks of the algorithm's AllReduce on n ranks, the
+ * data is m blocks of C chunks; block p is plane p's, held in node a by its
+ * rank p mod m_a (m_a its ranks: a smaller node's ranks hold several):
  *
- *   round 0       rank (a, j) sends its input's block p to (a, p), every
- *                 p != j, one message each (p = j + 1 first, so that no
- *                 two ranks of a node start on one peer), and sums the
- *                 m - 1 it receives onto its own block in SCRATCH[0, C);
- *   rounds 1 ..   plane j runs the algorithm's AllReduce on that block:
- *                 its rank b is (b, j), its IN our SCRATCH[0, C), its OUT
- *                 our OUT's block j, its SCRATCH ours from C;
- *   last round    rank (a, j) sends OUT's block j to every (a, p), which
- *                 takes it into its block j.
+ *   round 0       rank (a, j) sends its input's block p to its holder,
+ *                 every block it does not hold, one message each (block
+ *                 j + 1 first, so that no two ranks of a node start on one
+ *                 peer), and sums what it receives onto the blocks it
+ *                 holds, in SCRATCH at their places;
+ *   rounds 1 ..   plane p runs the algorithm's AllReduce on block p: its
+ *                 rank b is node b's holder, its IN our SCRATCH block p,
+ *                 its OUT our OUT's block p, its SCRATCH ours after m C;
+ *   last round    each holder sends OUT's blocks it holds to the other
+ *                 ranks of its node, which take them at their places.
  *
  * Each node sends (m - 1)/m of the data out and takes as much in, once
  * each way: what the node's mesh of HCCS links carries at once, before
