@@ -206,9 +206,10 @@ static int plot(const struct args *a, const struct swai_topo *t, int coll)
 		return 1;
 	}
 	fprintf(gp, "set terminal pngcairo size 900,560\nset output '%s'\n"
-		"set title '%s on %s (swccl-sim, SimGrid)'\nset key left top\n"
+		"set title '%s on %s%s (swccl-sim, SimGrid)'\nset key left top\n"
 		"set logscale x 2\nset xlabel '%s'\nset ylabel '%s'\n", a->plot,
-		swai_coll_name((enum swai_coll)coll), t->name, by_ranks ? "ranks" : "size (B)",
+		swai_coll_name((enum swai_coll)coll), t->name,
+		a->levels ? ", the algorithms between the servers" : "", by_ranks ? "ranks" : "size (B)",
 		by_ranks ? "time (us)" : "busbw (GB/s)");
 	fprintf(gp, "plot");
 	for (int g = 0; g < a->nalgos; g++)
