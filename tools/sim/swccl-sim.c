@@ -180,6 +180,11 @@ static void parse(int argc, char **argv, struct args *a)
 		a->factor = 2;
 	if (!a->type)
 		a->type = swai_sim_nic_type("double");
+	if (a->levels && a->in) {
+		fprintf(stderr, PROG ": --levels composes a generator's schedule (-a ALGO); --in "
+			"reads a whole one: give one of them\n");
+		exit(2);
+	}
 }
 
 /* The rows so far, for --plot. */
