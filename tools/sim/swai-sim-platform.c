@@ -52,7 +52,7 @@ static void write_route(FILE *f, const struct swai_topo *t, int a, int b,
 
 int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
                             const struct swai_timing_props *p,
-                            const bool *want, char *why, size_t n)
+                            const bool *want, uint32_t *mbps, char *why, size_t n)
 {
     size_t N = (size_t)t->ncards;
 
@@ -107,6 +107,7 @@ int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
                 return ret;
             }
             write_route(f, t, (int)a, (int)b, &r);
+            mbps[a * N + b] = r.mbps;
             swai_topo_route_free(&r);
         }
     }

@@ -25,12 +25,13 @@
 
 /*
  * Write the platform of @t to @f: hosts "c<k>" for the cards, and routes
- * for the pairs (a, b) of cards with want[a * t->ncards + b] set.
+ * for the pairs (a, b) of cards with want[a * t->ncards + b] set, whose
+ * narrowest link's MB/s go to mbps[a * t->ncards + b] (0 within a card).
  * 0, or -ENOENT (a wanted pair the topology does not join) / -ENOMEM with
  * @why.
  */
 int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
                             const struct swai_timing_props *p,
-                            const bool *want, char *why, size_t n);
+                            const bool *want, uint32_t *mbps, char *why, size_t n);
 
 #endif /* SWAI_SIM_PLATFORM_H */

@@ -47,6 +47,7 @@ static struct {
     bool **direct;          /* --card: [rank][step], a receive the sender writes in place */
     sg_bar_t ready;
     double *end;            /* [rank] seconds */
+    uint32_t *mbps;         /* [card * ncards + card]: a route's narrowest link, as written */
     uint64_t transfers;
 } run;
 
@@ -232,24 +233,17 @@ static void replay(struct prog *pg)
 
 /*
  * Rank @r's way out to peer @to: the next of the rank's queue pairs
- * (*@nqps counts them) and the route's rate; none within a card, over its
- * ring bus.
+ * (*@nqps counts them) and the rate of the route the platform took; none
+ * within a card, over its ring bus.
  */
 static struct way way_to(int r, int to, int *nqps)
 {
-    struct swai_topo_route rt = { 0 };
-    struct way w = { -1, 0 };
-    char why[256];
     int a = run.card[r], b = run.card[to];
 
-    if (run.t->card_dev[a] == run.t->card_dev[b] ||
-        swai_topo_route(run.t, a, b, &rt, why, sizeof(why))) {
-        return w;       /* the platform has the same route: it was found there */
+    if (run.t->card_dev[a] == run.t->card_dev[b]) {
+        return (struct way){ -1, 0 };
     }
-    w.mbps = rt.mbps;
-    w.qp = (*nqps)++;
-    swai_topo_route_free(&rt);
-    return w;
+    return (struct way){ (*nqps)++, run.mbps[(size_t)a * (size_t)run.t->ncards + (size_t)b] };
 }
 
 static void rank_main(int argc, char **argv)
@@ -355,7 +349,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
     FILE *f;
 
     run.end = calloc((size_t)s->nranks, sizeof(*run.end));
-    if (!want || !run.end) {
+    run.mbps = calloc(N * N, sizeof(*run.mbps));
+    if (!want || !run.end || !run.mbps) {
         res->err = -ENOMEM;
         snprintf(res->why, sizeof(res->why), "out of memory");
         return;
@@ -377,7 +372,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
         snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));
         return;
     }
-    res->err = swai_sim_platform_write(f, in->t, &run.p, want, res->why, sizeof(res->why));
+    res->err = swai_sim_platform_write(f, in->t, &run.p, want, run.mbps, res->why,
+                                       sizeof(res->why));
     if (fclose(f) && !res->err) {
         res->err = -EIO;
         snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));
