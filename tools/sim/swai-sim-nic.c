@@ -80,7 +80,9 @@ int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
 		 char *why, size_t n)
 {
 	unsigned per = SWAI_NIC_DATA_MAX / type->width;
-	uint64_t count = bytes / type->width, total = 0, ns;
+	uint64_t count = bytes / type->width, pieces, total, full = 0, ns;
+	unsigned last;
+	int r;
 	struct swai_timing_props tp;
 	double t0 = now_s();
 
@@ -101,25 +103,21 @@ int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
 	swai_timing_props_init(&tp);
 	/*
 	 * The pieces one after another, each from the hosts' start to its last
-	 * completion, then the host learning of it a sync later (the last too:
-	 * as libswccl counts a call).  Full pieces cost the same: modeled once.
+	 * completion, then the host learning of it a sync later (the last too),
+	 * as libswccl models a call (model_pieces, collectives/swccl_nic_run.c):
+	 * the full pieces cost the same, the last may be shorter.
 	 */
-	for (uint64_t done = 0, full = 0; done < count; done += per) {
-		unsigned c = (unsigned)(count - done < per ? count - done : per);
-
-		if (c < per || !full) {
-			int r = tree_ns(algo, N, k, type, c, &ns, coll);
-
-			if (r) {
-				snprintf(why, n, "the NIC model failed (%d)", r);
-				return -1;
-			}
-			full = c == per ? ns : full;
-		} else {
-			ns = full;
-		}
-		total += ns + tp.t_sync_ns;
+	pieces = (count + per - 1) / per;
+	last = (unsigned)(count - (pieces - 1) * per);
+	r = pieces > 1 || last == per ? tree_ns(algo, N, k, type, per, &full, coll) : 0;
+	ns = full;
+	if (!r && last < per)
+		r = tree_ns(algo, N, k, type, last, &ns, coll);
+	if (r) {
+		snprintf(why, n, "the NIC model failed (%d)", r);
+		return -1;
 	}
+	total = (pieces - 1) * (full + tp.t_sync_ns) + ns + tp.t_sync_ns;
 	out->us = (double)total / 1e3;
 	out->transfers = 0;
 	out->wall_s = now_s() - t0;
