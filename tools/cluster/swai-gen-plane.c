@@ -26,7 +26,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "swai-gen.h"
 
