@@ -138,7 +138,7 @@ static void compose(struct swai_sched *s, const struct swai_gen_nodes *g, const 
 int swai_gen_levels(struct swai_sched *s, const char *algo, enum swai_coll coll, int nranks,
                     const struct swai_gen_opts *o, char *why, size_t n)
 {
-    struct swai_gen_opts so = { .nhr_order = o->nhr_order };
+    struct swai_gen_opts so = { .nhr_order = o->nhr_order, .nhr_split = o->nhr_split };
     struct swai_sched sub;
     struct swai_gen_nodes g;
     int ret;

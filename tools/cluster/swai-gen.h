@@ -28,6 +28,15 @@ struct swai_gen_opts {
     int root;                       /* Broadcast, Reduce */
     enum swai_nhr_order nhr_order;  /* AllReduce only */
     /*
+     * NHR AllReduce: cut each ReduceScatter message into this many parts
+     * that go one after another, so that the receiver reduces one while
+     * the next lands; 0 or 1: whole messages, seed 000's table as printed,
+     * and what libswccl and the simulator run (Documentation/cluster.md
+     * §8 says why not yet).  Seed 000 splits NHR's slices except for small
+     * messages, whose neighbouring slices it merges instead.
+     */
+    int nhr_split;
+    /*
      * MESH1, MESH2: a rank that sends to every peer starts with its
      * shift-th peer (mod N - 1) in rank order, instead of the first.
      * Several planes of one card's core groups, each its own

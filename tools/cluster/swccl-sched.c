@@ -34,7 +34,7 @@
 
 struct args {
 	const char *cmd, *coll, *algo, *in, *format, *topo, *route;
-	int nranks, root, max, shift, stride;
+	int nranks, root, max, shift, stride, split;
 	bool levels;
 	uint64_t bytes;
 	enum swai_nhr_order order;
@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"  -n, --ranks N       ranks (1..%d)\n"
 		"  -r, --root R        root of broadcast/reduce\n"
 		"      --order O       NHR AllReduce slice order: best identity bitrev\n"
+		"      --split P       NHR AllReduce: each ReduceScatter message in P parts\n"
+		"                      (default 1: whole, seed 000's table, what libswccl runs)\n"
 		"      --stride S      RING: the ring of ranks 0, S, 2S, ... mod N (coprime)\n"
 		"      --shift S       MESH1/MESH2: start each round's sends at the S-th peer\n"
 		"                      (plane j of G core groups per card: j(N-1)/G)\n"
@@ -68,7 +70,7 @@ static void usage(FILE *f)
 static int get_sched(const struct args *a, struct swai_sched *s)
 {
 	struct swai_gen_opts o = { .root = a->root, .nhr_order = a->order, .shift = a->shift,
-				   .stride = a->stride };
+				   .stride = a->stride, .nhr_split = a->split };
 	char why[512];
 	int c, ret;
 
@@ -348,6 +350,7 @@ int main(int argc, char **argv)
 		{ "ranks", required_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "order", required_argument, NULL, 'o' },
+		{ "split", required_argument, NULL, 'P' },
 		{ "in", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "max", required_argument, NULL, 'm' },
@@ -385,6 +388,9 @@ int main(int argc, char **argv)
 			}
 			fprintf(stderr, PROG ": --order best, identity or bitrev\n");
 			return 2;
+		case 'P':
+			a.split = (int)swai_cli_long_or_exit(PROG, "--split", optarg, 1, 64);
+			break;
 		case 'i': a.in = optarg; break;
 		case 'f': a.format = optarg; break;
 		case 'm':

@@ -404,6 +404,60 @@ static void test_nhr_large(void)
 	}
 }
 
+/*
+ * NHR AllReduce with its ReduceScatter messages in parts (nhr_split): the
+ * same result, P times the ReduceScatter's messages, the AllGather's alone,
+ * and refused past the chunk limit.
+ */
+static void test_nhr_split(void)
+{
+	static const int sizes[] = { 2, 3, 5, 7, 12, 13, 32 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int N = sizes[i];
+		long whole[2] = { 0 };
+
+		for (int P = 1; P <= 4; P++) {
+			struct swai_gen_opts o = { .nhr_split = P };
+			struct swai_sched s;
+			long rs = 0, ag = 0;
+			char why[256];
+
+			build_ok(&s, "NHR", SWAI_COLL_ALLREDUCE, N, &o);
+			CHECK_EQ(s.chunks, (uint32_t)(N * P));
+			if (swai_sched_verify(&s, why, sizeof(why))) {
+				printf("# N = %d, split %d: %s\n", N, P, why);
+				CHECK(0);
+			}
+			for (int r = 0; r < N; r++)
+				for (int k = 0; k < s.ranks[r].nsteps; k++)
+					if (s.ranks[r].steps[k].op == SWAI_STEP_SEND) {
+						bool in_rs = s.ranks[r].steps[k].round <
+							     (uint32_t)swai_nhr_steps(N);
+
+						rs += in_rs;
+						ag += !in_rs;
+					}
+			if (P == 1) {
+				whole[0] = rs;
+				whole[1] = ag;
+			}
+			CHECK_EQ(rs, whole[0] * P);
+			CHECK_EQ(ag, whole[1]);
+			swai_sched_free(&s);
+		}
+	}
+	{
+		struct swai_gen_opts o = { .nhr_split = 512 };
+		struct swai_sched s;
+		char why[256];
+
+		CHECK(swai_gen_build(&s, "NHR", SWAI_COLL_ALLREDUCE, 65536, &o, why,
+				     sizeof(why)) == -EINVAL);
+		CHECK(strstr(why, "chunks") != NULL);
+	}
+}
+
 /* Reordering: bit-reversal is contiguous for 8, 16, 32 and 12; 5 cannot be. */
 static void test_nhr_pieces(void)
 {
@@ -1137,6 +1191,7 @@ static const struct tap_test tests[] = {
 	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
 	{ "issue order: the heap version is the definition's", test_issue_order },
 	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
+	{ "NHR AllReduce: ReduceScatter messages in 1..4 parts, same result (nhr_split)", test_nhr_split },
 	{ "NHR reordering: contiguous where possible, ~sqrt(N) for odd N", test_nhr_pieces },
 	{ "verify: missing dependencies, double counting, unmatched sends",
 	  test_verify_catches },
