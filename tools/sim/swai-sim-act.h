@@ -31,20 +31,22 @@ struct act {
             uint64_t pre_ps;    /* before it (a SEND's COPY) */
             uint64_t woken_ps;  /* after a receive the actor had to wait for */
         };
-        struct {            /* else, a SEND */
+        struct {            /* else, a SEND (a receive: qp -1, next its peer) */
             uint32_t mbps;      /* its route's narrowest link: how fast it leaves */
             int32_t qp;         /* the rank's queue pair to its peer; -1: none */
-            int32_t next;       /* the next one queued on it */
+            int32_t next;       /* the next one queued on it; a batch's member: its lead */
         };
     };
     bool queued;            /* SEND: waiting for its queue pair */
+    bool taken;             /* SEND: posted already, in a batch (swai-sim-sends.c) */
+    bool member;            /* SEND: carried by its batch's lead (act.next) */
     uint8_t op;             /* enum swai_step_op */
 };
 
 struct prog {
     struct act *act;        /* [n], in issue order */
     uint32_t *deps;         /* positions of SEND acts */
-    int n, nqps;
+    int n, nqps, nranks;
 };
 
 /*
@@ -57,7 +59,7 @@ struct swai_sim_sends;
 
 struct swai_sim_sends *swai_sim_sends_new(struct prog *pg, uint64_t *transfers);
 void swai_sim_send(struct swai_sim_sends *fl, int k);
-void swai_sim_receive(struct swai_sim_sends *fl, sg_mailbox_t from);
+void swai_sim_receive(struct swai_sim_sends *fl, int k);
 void swai_sim_wait_send(struct swai_sim_sends *fl, int on);
 void swai_sim_work(struct swai_sim_sends *fl, double seconds);
 /* Wait for every send to land, then free @fl. */

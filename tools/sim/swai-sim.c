@@ -92,6 +92,7 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
     uint32_t nd = 0;
 
     pg->n = rk->nsteps;
+    pg->nranks = run.s->nranks;
     pg->act = calloc((size_t)rk->nsteps + 1, sizeof(*pg->act));
     pg->deps = calloc((size_t)rk->ndeps + 1, sizeof(*pg->deps));
     if (!order || !pos || !pg->act || !pg->deps || swai_sched_issue_order(rk, order)) {
@@ -134,6 +135,7 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
         if (!run.as_card) {
             a->qp = send ? way[st->peer].qp : -1;
             a->mbps = send ? way[st->peer].mbps : 0;
+            a->next = send ? -1 : st->peer;
         }
     }
     free(order);
@@ -203,8 +205,16 @@ static void bare_main(struct prog *pg)
 /* The rank's program as the schedule runs it (swai-sim.h). */
 static void replay(struct prog *pg)
 {
-    struct swai_sim_sends *fl = swai_sim_sends_new(pg, &run.transfers);
+    struct swai_sim_sends *fl;
 
+    if (run.as_card) {
+        /* its sends block until they land: nothing is in flight to wait for */
+        for (int k = 0; k < pg->n; k++) {
+            card_act(&pg->act[k]);
+        }
+        return;
+    }
+    fl = swai_sim_sends_new(pg, &run.transfers);
     if (!fl) {
         fprintf(stderr, "swccl-sim: out of memory\n");
         abort();
@@ -215,16 +225,14 @@ static void replay(struct prog *pg)
         for (uint32_t d = 0; d < a->ndeps; d++) {
             swai_sim_wait_send(fl, (int)pg->deps[a->deps_at + d]);
         }
-        if (run.as_card) {
-            card_act(a);
-            continue;
-        }
         if (a->op == SWAI_STEP_SEND) {
-            swai_sim_send(fl, k);
+            if (!a->taken) {
+                swai_sim_send(fl, k);
+            }
             continue;
         }
         if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
-            swai_sim_receive(fl, a->box);
+            swai_sim_receive(fl, k);
         }
         swai_sim_work(fl, ps_s(a->post_ps));
     }

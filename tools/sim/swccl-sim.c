@@ -40,7 +40,7 @@ struct args {
 	const char *topo, *coll, *in, *plot;
 	const struct swai_sim_nic_type *type;
 	const char *algos[MAX_LIST];
-	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch;
+	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch, nhr_split;
 	uint64_t minb, maxb, factor, step;
 	bool json, model, spread, card, baseline, levels;
 };
@@ -66,6 +66,8 @@ static void usage(FILE *f)
 		"                     node, the algorithm between nodes on each plane, an\n"
 		"                     AllGather inside each node (a smaller node's ranks\n"
 		"                     hold several planes' blocks)\n"
+		"      --nhr-split P  NHR AllReduce: each ReduceScatter message in P parts\n"
+		"                     (default 1, as libswccl runs it; swccl-sched --split)\n"
 		"  -n, --ranks LIST   rank counts (default: every card of the topology)\n"
 		"  -b, -e, -f         sizes from MIN to MAX times FACTOR (nccl-tests' size)\n"
 		"      --step S       sizes from MIN to MAX plus S (instead of -f)\n"
@@ -116,6 +118,7 @@ static void parse(int argc, char **argv, struct args *a)
 		{ "branch", required_argument, NULL, 'k' },
 		{ "type", required_argument, NULL, 'd' },
 		{ "levels", no_argument, NULL, 'L' },
+		{ "nhr-split", required_argument, NULL, 'H' },
 		{ "step", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -145,6 +148,9 @@ static void parse(int argc, char **argv, struct args *a)
 		case 'C': a->card = true; break;
 		case 'B': a->baseline = true; break;
 		case 'L': a->levels = true; break;
+		case 'H':
+			a->nhr_split = (int)swai_cli_long_or_exit(PROG, "--nhr-split", optarg, 1, 64);
+			break;
 		case 'N': a->nodes = (int)swai_cli_long_or_exit(PROG, "--nodes", optarg, 1, 4096); break;
 		case 'p':
 			if (strcmp(optarg, "packed") && strcmp(optarg, "spread"))
@@ -250,7 +256,7 @@ static int schedule(const struct args *a, const char *algo, int coll, int N,
 		    const int *node_of, struct swai_sched *s, char *why, size_t n)
 {
 	struct swai_gen_opts o = { .root = a->root, .nhr_order = SWAI_NHR_BEST,
-				   .node_of = node_of };
+				   .nhr_split = a->nhr_split, .node_of = node_of };
 
 	if (a->in)
 		return swai_sched_load(s, a->in, why, n) ? -1 : 0;
