@@ -95,7 +95,7 @@ static void rs_message(struct nhr *x, int a, int b, int D, int k, bool last)
             swai_sched_send(x->s, a, b, sa, off, (uint32_t)len, (uint32_t)k);
             swai_sched_recv_reduce(x->s, b, a, sb, off,
                                    fin ? SWAI_BUF_OUT : x->work,
-                                   fin ? q * (uint32_t)len : off,
+                                   fin ? 0 : off,     /* fin: split is 1 */
                                    (uint32_t)len, (uint32_t)k);
         }
         m += len;

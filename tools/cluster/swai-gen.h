@@ -31,9 +31,10 @@ struct swai_gen_opts {
      * NHR AllReduce: cut each ReduceScatter message into this many parts
      * that go one after another, so that the receiver reduces one while
      * the next lands; 0 or 1: whole messages, seed 000's table as printed,
-     * and what libswccl and the simulator run (Documentation/cluster.md
-     * §8 says why not yet).  Seed 000 splits NHR's slices except for small
-     * messages, whose neighbouring slices it merges instead.
+     * and what libswccl and the simulator run: parts help where NHR's
+     * rounds do not meet on a port and lose where they do
+     * (Documentation/cluster.md §8).  Seed 000 splits NHR's slices except
+     * for small messages, whose neighbouring slices it merges instead.
      */
     int nhr_split;
     /*
