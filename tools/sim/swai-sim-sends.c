@@ -71,6 +71,7 @@ struct swai_sim_sends {
     int queued;             /* sends queued, on all of them */
     uint64_t *transfers;    /* the run's count of sends started */
     uint32_t *credit;       /* [peer]: its messages landed in a batch, not yet received */
+    uint32_t credits;       /* their sum: none, and a receive reads no credit[] (cold) */
     sg_comm_t set[REAP_MAX + 1];    /* scratch: REAP_MAX of their comms and one more */
 };
 
@@ -264,14 +265,18 @@ void swai_sim_receive(struct swai_sim_sends *fl, int k)
     void *got;
     sg_comm_t rc;
 
-    if (fl->credit[from]) {
+    if (fl->credits && fl->credit[from]) {
         fl->credit[from]--;     /* it landed with an earlier one of its batch */
+        fl->credits--;
         return;
     }
     rc = sg_mailbox_get_async(fl->act[k].box, &got);
     while (!wait_some(fl, rc)) {
     }
-    fl->credit[from] += (uint32_t)(uintptr_t)got - 1;
+    if ((uintptr_t)got > 1) {
+        fl->credit[from] += (uint32_t)(uintptr_t)got - 1;
+        fl->credits += (uint32_t)(uintptr_t)got - 1;
+    }
 }
 
 /* A step after a send of the same bytes waits for them to be gone. */
