@@ -31,10 +31,13 @@ struct act {
             uint64_t pre_ps;    /* before it (a SEND's COPY) */
             uint64_t woken_ps;  /* after a receive the actor had to wait for */
         };
-        struct {            /* else, a SEND (a receive: qp -1, next its peer) */
+        struct {            /* else: a SEND, or a receive (qp -1) */
             uint32_t mbps;      /* its route's narrowest link: how fast it leaves */
             int32_t qp;         /* the rank's queue pair to its peer; -1: none */
-            int32_t next;       /* the next one queued on it; a batch's member: its lead */
+            union {
+                int32_t next;   /* SEND: the next queued on it; a batch's member: its lead */
+                int32_t from;   /* a receive: its peer */
+            };
         };
     };
     bool queued;            /* SEND: waiting for its queue pair */

@@ -11,6 +11,7 @@
 #include "drm/swai_nic.h"
 #include "swai-gen.h"
 #include "swai-nic-run.h"
+#include "swai-nic-tree.h"
 #include "swai-sim-nic.h"
 #include "swai-timing.h"
 
@@ -107,7 +108,7 @@ int swai_sim_nic(const char *algo, int coll, int N, uint64_t bytes, unsigned k,
 	 * as libswccl models a call (model_pieces, collectives/swccl_nic_run.c):
 	 * the full pieces cost the same, the last may be shorter.
 	 */
-	pieces = (count + per - 1) / per;
+	pieces = swai_nic_tree_pieces((unsigned)count, type->width);
 	last = (unsigned)(count - (pieces - 1) * per);
 	r = pieces > 1 || last == per ? tree_ns(algo, N, k, type, per, &full, coll) : 0;
 	ns = full;

@@ -261,7 +261,7 @@ static bool wait_some(struct swai_sim_sends *fl, sg_comm_t also)
 
 void swai_sim_receive(struct swai_sim_sends *fl, int k)
 {
-    int from = fl->act[k].next;
+    int from = fl->act[k].from;
     void *got;
     sg_comm_t rc;
 

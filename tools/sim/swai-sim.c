@@ -135,7 +135,11 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
         if (!run.as_card) {
             a->qp = send ? way[st->peer].qp : -1;
             a->mbps = send ? way[st->peer].mbps : 0;
-            a->next = send ? -1 : st->peer;
+            if (send) {
+                a->next = -1;
+            } else {
+                a->from = st->peer;
+            }
         }
     }
     free(order);
