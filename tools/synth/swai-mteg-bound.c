@@ -21,7 +21,9 @@
  *    outside for every card inside, and the last need reach one card;
  *    and the volume of its demands' cheapest paths over all the links
  *    (volume_slots), and the same as a flow that knows which links each
- *    demand can reach (swai_mteg_flow_bound, an LP by CLP).
+ *    demand can reach (swai_mteg_flow_bound, an LP by CLP).  AllGather:
+ *    also the busiest link of the best fractional packing of its trees
+ *    (swai_mteg_pack), which counts every cut at once.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -193,8 +195,8 @@ static int volume_slots(const struct swai_mteg *m, uint32_t chunks)
     return (int)((total + m->nres - 1) / m->nres);
 }
 
-int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
-                          uint32_t chunks)
+int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                        uint32_t chunks)
 {
     int N = m->ncards, best = 0, *held = malloc((size_t)N * sizeof(*held));
     bool *in = calloc((size_t)N, sizeof(*in));
@@ -223,6 +225,7 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
         best = v > best ? v : best;
         best = f > best ? f : best;
     }
+
     /* every card alone, then every node */
     for (int k = 0; k < N + m->nnodes; k++) {
         int inside = 0, has_root = 0, M;
@@ -247,5 +250,20 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
     free(d);
     free(held);
     free(in);
+    return best;
+}
+
+int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                          uint32_t chunks)
+{
+    int best = swai_mteg_cut_bound(m, coll, root, chunks);
+    double T = m->pack_slots;
+
+    if (coll == SWAI_COLL_ALLGATHER && (T > 0 || !swai_mteg_pack(m, chunks, NULL, &T))) {
+        /* a link's slots are whole: the busiest holds at least ceil(T) */
+        int p = (int)(T - 1e-6) + 1;
+
+        best = p > best ? p : best;
+    }
     return best;
 }

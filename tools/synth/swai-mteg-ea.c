@@ -53,11 +53,19 @@ static bool crosses_again(const struct swai_mteg *m, int e, const bool *reached)
     return a != b && reached[b];
 }
 
-/* @c improved by edge @e from a card holding the chunk at @held? */
+/*
+ * @c improved by edge @e from a card holding the chunk at @held?  Not over
+ * an edge whose quota source @q has spent (q < 0: no quota).
+ */
 static void offer(struct swai_mteg *m, struct cand *c, int e, int held,
-                  const bool *reached)
+                  const bool *reached, int q)
 {
-    int t0 = crosses_again(m, e, reached) ? -1 : first_free(m, &m->e[e], held);
+    int t0;
+
+    if (q >= 0 && m->left[(size_t)q * (size_t)m->nedges + (size_t)e] <= 0) {
+        return;
+    }
+    t0 = crosses_again(m, e, reached) ? -1 : first_free(m, &m->e[e], held);
 
     /* ties: the earlier departure, then the lower edge -- deterministic */
     if (t0 >= 0 && (t0 + m->e[e].L < c->at ||
@@ -68,14 +76,14 @@ static void offer(struct swai_mteg *m, struct cand *c, int e, int held,
 
 /* Re-time card @v's best edge from the settled cards. */
 static void retime(struct swai_mteg *m, struct cand *c, int v, const int *arrive,
-                   const bool *reached)
+                   const bool *reached, int q)
 {
     *c = (struct cand){ NEVER, -1, NEVER };
     for (int k = m->in_off[v]; k < m->in_off[v + 1]; k++) {
         int e = m->in[k];
 
         if (arrive[m->e[e].u] >= 0) {
-            offer(m, c, e, arrive[m->e[e].u], reached);
+            offer(m, c, e, arrive[m->e[e].u], reached, q);
         }
     }
 }
@@ -83,7 +91,8 @@ static void retime(struct swai_mteg *m, struct cand *c, int v, const int *arrive
 int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                       int *nhops, int *arrive)
 {
-    int N = m->ncards, ret = 0, u = src;
+    /* the source's quotas (swai-mtegcca.c), while they leave every card a way in */
+    int N = m->ncards, ret = 0, u = src, q = m->left ? src : -1;
     struct cand *c = malloc((size_t)N * sizeof(*c));
     bool *reached = calloc((size_t)m->nnodes + 1, sizeof(*reached));
 
@@ -106,7 +115,7 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             int e = m->out[k];
 
             if (arrive[m->e[e].v] < 0) {
-                offer(m, &c[m->e[e].v], e, arrive[u], reached);
+                offer(m, &c[m->e[e].v], e, arrive[u], reached, q);
             }
         }
         for (;;) {
@@ -121,7 +130,17 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                 break;
             }
             /* its edge was taken by this tree, or its node reached meanwhile */
-            retime(m, &c[best], best, arrive, reached);
+            retime(m, &c[best], best, arrive, reached, q);
+        }
+        if (best < 0 && q >= 0) {
+            /* the quotas shut the cards left out: the rest of the tree without them */
+            q = -1;
+            for (int v = 0; v < N; v++) {
+                if (arrive[v] < 0) {
+                    retime(m, &c[v], v, arrive, reached, q);
+                }
+            }
+            continue;
         }
         if (best < 0) {
             ret = -ENOSPC;     /* H slots do not reach every card */
@@ -129,6 +148,9 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
         }
         hops[*nhops] = (struct swai_mteg_hop){ c[best].e, c[best].t0 };
         swai_mteg_take(m, &hops[(*nhops)++], true);
+        if (m->left) {
+            m->left[(size_t)src * (size_t)m->nedges + (size_t)c[best].e]--;
+        }
         arrive[best] = c[best].at;
         reached[m->node_of[best]] = true;
         u = best;

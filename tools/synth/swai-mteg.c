@@ -28,6 +28,7 @@ void swai_mteg_free(struct swai_mteg *m)
     free(m->taken);
     free(m->skip);
     free(m->node_of);
+    free(m->left);
     memset(m, 0, sizeof(*m));
 }
 

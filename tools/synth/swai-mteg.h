@@ -91,6 +91,14 @@ struct swai_mteg {
     uint8_t *taken;             /* [res * (H + 1) + t]: a chunk on it in slot t */
     int *skip;                  /* [res * (H + 2) + t]: next-free hints (swai-mteg.c) */
     int nnodes, *node_of;       /* [card]: its node */
+    /*
+     * Ours, while a plan follows the packing (swai-mtegcca.c): [src *
+     * nedges + e], how many more of src's chunks edge e should carry; NULL
+     * otherwise.  swai_mteg_tree_ea keeps to it while it leaves every card
+     * a way in.
+     */
+    int *left;
+    double pack_slots;          /* swai_mteg_pack's T once solved on this MTEG, else 0 */
 };
 
 /* One hop of a tree: edge @e leaves its card at slot @t. */
@@ -176,10 +184,14 @@ void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on)
  * @chunks chunks a source needs on @m, conflicts aside: the farthest
  * source, and every card's and every node's cut -- the chunks it must take
  * in, one per `busy` slots on each link into it, the last of them then
- * spread inside (swai-mteg-bound.c).
+ * spread inside (swai-mteg-bound.c); AllGather also the packing's busiest
+ * link (swai_mteg_pack: m->pack_slots if solved, else solved here).
  */
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                           uint32_t chunks);
+/* The same without the packing's LP: latency and cuts (AllToAll: all four). */
+int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                        uint32_t chunks);
 
 /*
  * AllToAll's bandwidth bound: the least load T (slots) of the busiest link
@@ -188,6 +200,19 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
  * worth it (more than 60 000 columns) or CLP fails.
  */
 int swai_mteg_flow_bound(const struct swai_mteg *m, uint32_t chunks);
+
+/*
+ * Ours: AllGather's best fractional packing of broadcast trees on @m
+ * (swai-mteg-pack.c, an LP by COIN-OR CLP): x[s * nedges + e] blocks of
+ * source s on edge e (@x may be NULL), and *T the least load, in slots,
+ * of the busiest link when every source's block is cut in @chunks --
+ * a lower bound on every AllGather plan of @m, and what a plan of trees
+ * can reach when time is aside (Edmonds: every card is a terminal).
+ * 0, -E2BIG (more than 4 096 columns, N x edges + 1: the cut rounds then
+ * take CLP seconds), -ENOMEM, -EIO (CLP failed), -ETIMEDOUT (still cutting after
+ * 100 rounds).
+ */
+int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double *T);
 
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */
