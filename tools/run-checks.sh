@@ -234,9 +234,9 @@ synth_cli() {
 	out=$("$b" -t ndv2 -c allgather --size 8M --chunks 4 --model --json \
 		-o "$top/build/synth-ndv2.json" --msccl "$top/build/synth-ndv2.xml")
 	echo "$out" | sed 's/^/# /'
-	t "AllGather on ndv2: solve_s, completion_us, lower_bound_us, completion >= bound" \
+	t "AllGather on ndv2: solve_s, completion_us, lower_bound_us, bound_s, completion >= bound" \
 		'echo "$out" | jq -e ".solve_s >= 0 and .completion_us >= .lower_bound_us and
-		   .lower_bound_us > 0" >/dev/null'
+		   .lower_bound_us > 0 and .bound_s >= 0" >/dev/null'
 	t "its schedule file reads back and verifies" \
 		'"$s" verify --in "$top/build/synth-ndv2.json" | grep -q correct'
 	t "its MSCCL XML reads back and verifies" \
@@ -269,6 +269,14 @@ synth_cli() {
 	t "--chunks auto: NDv2 x 10 at 1 MiB within 5 % of its lower bound" \
 		'echo "$out" | jq -e ".ranks == 80 and .chunks > 1 and
 		   .completion_us <= 1.05 * .lower_bound_us" >/dev/null'
+	out=$("$b" -t dgx2x2 --size 64M --chunks 16 --json)
+	echo "# $out"
+	t "DGX-2 x 2 at 64 MiB, 16 chunks (fan-out cap, reroute) within 5 % of its bound" \
+		'echo "$out" | jq -e ".ranks == 32 and .completion_us <= 1.05 * .lower_bound_us" >/dev/null'
+	out=$("$b" -t dgx1 --size 64M --chunks 16 --json)
+	echo "# $out"
+	t "DGX-1 at 64 MiB, 16 chunks (packing, list timing, reroute) within 5 % of its bound" \
+		'echo "$out" | jq -e ".completion_us <= 1.05 * .lower_bound_us" >/dev/null'
 	t "AMD x 3 (--preset amd --chassis 3: each chassis its own pair switches) verifies" \
 		'"$b" --preset amd --chassis 3 --size 1M -o "$top/build/synth-amd3.json" --json |
 		   jq -e ".ranks == 48" >/dev/null &&

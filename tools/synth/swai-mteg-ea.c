@@ -53,20 +53,45 @@ static bool crosses_again(const struct swai_mteg *m, int e, const bool *reached)
     return a != b && reached[b];
 }
 
+/* One tree as it grows. */
+struct grow {
+    bool *reached;      /* [node]: it holds the chunk */
+    int *fan;           /* [card]: its hops through a switch so far */
+    int q;              /* whose quotas hold, -1: none */
+    int cap;            /* the fan-out through a switch, 0: none */
+};
+
 /*
- * @c improved by edge @e from a card holding the chunk at @held?  Not over
- * an edge whose quota source @q has spent (q < 0: no quota).
+ * Edge @e may carry this tree's chunk: its source's quota on it not spent,
+ * and (@capped) where it leaves through a switch -- a card's one port
+ * carries every copy it sends that way -- its card under the fan-out cap.
+ *
+ * The cap holds only when a card's way in is looked for again (retime):
+ * a card that has just got the chunk offers every edge out of it, and a
+ * card whose offer was overtaken (its edge taken meanwhile, most often by
+ * the copy its sender has just sent) then comes from a card under the cap
+ * -- a relay -- rather than from the same busy port a slot later.  Capping
+ * the first offers too was measured and is worse: DGX-2 x 2, 64 MiB, 16
+ * chunks, 601.9 us against 540.0 (the bound 523.2).
  */
-static void offer(struct swai_mteg *m, struct cand *c, int e, int held,
-                  const bool *reached, int q)
+static bool allowed(const struct swai_mteg *m, int e, const struct grow *g, bool capped)
+{
+    if (g->q >= 0 && m->left[(size_t)g->q * (size_t)m->nedges + (size_t)e] <= 0) {
+        return false;
+    }
+    return !capped || !g->cap || m->e[e].nhops < 2 || g->fan[m->e[e].u] < g->cap;
+}
+
+/* @c improved by edge @e from a card holding the chunk at @held? */
+static void offer(struct swai_mteg *m, struct cand *c, int e, int held, const struct grow *g,
+                  bool capped)
 {
     int t0;
 
-    if (q >= 0 && m->left[(size_t)q * (size_t)m->nedges + (size_t)e] <= 0) {
+    if (!allowed(m, e, g, capped)) {
         return;
     }
-    t0 = crosses_again(m, e, reached) ? -1 : first_free(m, &m->e[e], held);
-
+    t0 = crosses_again(m, e, g->reached) ? -1 : first_free(m, &m->e[e], held);
     /* ties: the earlier departure, then the lower edge -- deterministic */
     if (t0 >= 0 && (t0 + m->e[e].L < c->at ||
                     (t0 + m->e[e].L == c->at && t0 < c->t0))) {
@@ -76,38 +101,48 @@ static void offer(struct swai_mteg *m, struct cand *c, int e, int held,
 
 /* Re-time card @v's best edge from the settled cards. */
 static void retime(struct swai_mteg *m, struct cand *c, int v, const int *arrive,
-                   const bool *reached, int q)
+                   const struct grow *g)
 {
     *c = (struct cand){ NEVER, -1, NEVER };
     for (int k = m->in_off[v]; k < m->in_off[v + 1]; k++) {
         int e = m->in[k];
 
         if (arrive[m->e[e].u] >= 0) {
-            offer(m, c, e, arrive[m->e[e].u], reached, q);
+            offer(m, c, e, arrive[m->e[e].u], g, true);
         }
     }
+}
+
+/* Is @c's edge, found earlier, still free and allowed? */
+static bool still_good(const struct swai_mteg *m, const struct cand *c, const struct grow *g)
+{
+    return !crosses_again(m, c->e, g->reached) && allowed(m, c->e, g, false) &&
+           swai_mteg_edge_free(m, &m->e[c->e], c->t0);
 }
 
 int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                       int *nhops, int *arrive)
 {
-    /* the source's quotas (swai-mtegcca.c), while they leave every card a way in */
-    int N = m->ncards, ret = 0, u = src, q = m->left ? src : -1;
+    int N = m->ncards, ret = 0, u = src;
     struct cand *c = malloc((size_t)N * sizeof(*c));
-    bool *reached = calloc((size_t)m->nnodes + 1, sizeof(*reached));
+    /*
+     * The source's quotas and the fan-out cap (swai-mtegcca.c) hold while
+     * they leave every card a way in.
+     */
+    struct grow g = { calloc((size_t)m->nnodes + 1, sizeof(bool)),
+                      calloc((size_t)N, sizeof(int)), m->left ? src : -1, m->fanout };
 
     *nhops = 0;
-    if (!c || !reached) {
-        free(c);
-        free(reached);
-        return -ENOMEM;
+    if (!c || !g.reached || !g.fan) {
+        ret = -ENOMEM;
+        goto out;
     }
     for (int v = 0; v < N; v++) {
         arrive[v] = -1;
         c[v] = (struct cand){ NEVER, -1, NEVER };
     }
     arrive[src] = 0;
-    reached[m->node_of[src]] = true;
+    g.reached[m->node_of[src]] = true;
     for (int left = N - 1; left > 0;) {
         int best = -1;
 
@@ -115,7 +150,7 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             int e = m->out[k];
 
             if (arrive[m->e[e].v] < 0) {
-                offer(m, &c[m->e[e].v], e, arrive[u], reached, q);
+                offer(m, &c[m->e[e].v], e, arrive[u], &g, false);
             }
         }
         for (;;) {
@@ -125,19 +160,19 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
                     best = v;
                 }
             }
-            if (best < 0 || (!crosses_again(m, c[best].e, reached) &&
-                             swai_mteg_edge_free(m, &m->e[c[best].e], c[best].t0))) {
+            if (best < 0 || still_good(m, &c[best], &g)) {
                 break;
             }
-            /* its edge was taken by this tree, or its node reached meanwhile */
-            retime(m, &c[best], best, arrive, reached, q);
+            /* taken by this tree, its node reached, its card at the cap meanwhile */
+            retime(m, &c[best], best, arrive, &g);
         }
-        if (best < 0 && q >= 0) {
-            /* the quotas shut the cards left out: the rest of the tree without them */
-            q = -1;
+        if (best < 0 && (g.q >= 0 || g.cap)) {
+            /* the quotas or the cap shut the cards left out: the rest without them */
+            g.q = -1;
+            g.cap = 0;
             for (int v = 0; v < N; v++) {
                 if (arrive[v] < 0) {
-                    retime(m, &c[v], v, arrive, reached, q);
+                    retime(m, &c[v], v, arrive, &g);
                 }
             }
             continue;
@@ -151,8 +186,9 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
         if (m->left) {
             m->left[(size_t)src * (size_t)m->nedges + (size_t)c[best].e]--;
         }
+        g.fan[m->e[c[best].e].u] += m->e[c[best].e].nhops > 1;
         arrive[best] = c[best].at;
-        reached[m->node_of[best]] = true;
+        g.reached[m->node_of[best]] = true;
         u = best;
         left--;
     }
@@ -162,8 +198,10 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
         }
         *nhops = 0;
     }
+out:
     free(c);
-    free(reached);
+    free(g.reached);
+    free(g.fan);
     return ret;
 }
 

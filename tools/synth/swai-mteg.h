@@ -98,6 +98,12 @@ struct swai_mteg {
      * a way in.
      */
     int *left;
+    /*
+     * Ours, while a plan caps it (swai-mtegcca.c): the cards one card sends
+     * a chunk to through a switch -- its one port carries every such copy
+     * -- 0 for no cap; swai_mteg_tree_ea keeps to it as to the quotas.
+     */
+    int fanout;
     double pack_slots;          /* swai_mteg_pack's T once solved on this MTEG, else 0 */
 };
 
@@ -214,11 +220,35 @@ int swai_mteg_flow_bound(const struct swai_mteg *m, uint32_t chunks);
  */
 int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double *T);
 
+/*
+ * Ours: the @ntrees trees at @hops (room each, @nhops, in the order their
+ * cards joined, as swai_mteg_tree_ea leaves them) kept, and their hops
+ * timed again on @m, which holds them, by list scheduling: every slot each
+ * free link goes to the ready hop with the longest way below it
+ * (swai-mteg-list.c).  Kept if it ends before *slots (then *slots is its
+ * end), else the plan is left as it was.  0 or -ENOMEM.
+ */
+int swai_mteg_retime(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
+                     const int *nhops, int *slots);
+
+/*
+ * Ours: a local improvement pass over the @ntrees trees at @hops (as for
+ * swai_mteg_retime; each tree's first hop leaves its source): a tree that
+ * ends last ripped up and planned again by swai_mteg_tree_ea around the
+ * others, kept if the plan then ends earlier or as early with fewer trees
+ * ending then (swai-mteg-reroute.c); until every tree that ends last has
+ * been tried since the last move, or @max_tries.  *slots: the plan's end.
+ * 0 or -ENOMEM.
+ */
+int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
+                      int *nhops, int *slots, int max_tries);
+
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */
     int slots;                  /* the last chunk's arrival slot */
     double completion_us;       /* slots x tau */
     double lower_bound_us;      /* swai_mteg_lower_bound, in us */
+    double bound_s;             /* wall seconds the bound took (its LP): not planning */
 };
 
 /*

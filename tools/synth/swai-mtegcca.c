@@ -7,9 +7,11 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "swai-mteg.h"
 
@@ -134,59 +136,154 @@ static void first_order(const struct plan_ctx *p, size_t *order)
 }
 
 /*
- * Ours: the trees planned again, each source's chunks on an edge held to
- * what the best fractional packing of trees gives it (swai_mteg_pack,
- * rounded up), and the plan that ends first kept (@order, *slots, on @m).
- * Earliest-arrival trees alone crowd onto the fastest links and leave the
- * slower ones idle until the end (DGX-1: 681.6 us at 64 MiB, 16 chunks,
- * against a packing of 391.5); the quotas spread them as the packing does.
- * Where the LP is too large, the plan as it is.
+ * Ours: the plan's hops timed again all together (swai_mteg_retime), kept
+ * if it ends first; not where hops x slots pass RETIME_MAX_WORK, the
+ * scans' cost.
  */
-static int follow_packing(struct swai_mteg *m, struct plan_ctx *p, size_t *order, int *slots)
+#define RETIME_MAX_WORK 50000000L
+
+static int retime(struct swai_mteg *m, const struct plan_ctx *p, int *slots)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks;
+    long work = 0;
+
+    for (size_t i = 0; i < ntrees; i++) {
+        work += (long)p->nhops[i] * (long)(m->H + 1);
+    }
+    return work > RETIME_MAX_WORK ? 0 :
+           swai_mteg_retime(m, (int)ntrees, swai_mteg_room(p->coll, m->ncards), p->hops,
+                            p->nhops, slots);
+}
+
+/* Every hop of @p's trees taken on a cleared @m: a plan restored. */
+static void retake(struct swai_mteg *m, const struct plan_ctx *p)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
+
+    swai_mteg_clear(m);
+    for (size_t i = 0; i < ntrees; i++) {
+        for (int k = 0; k < p->nhops[i]; k++) {
+            swai_mteg_take(m, &p->hops[i * room + (size_t)k], true);
+        }
+    }
+}
+
+/*
+ * Ours: every tree planned again under @quota (may be NULL) and the fan-out
+ * cap @fanout (0: none), timed again, and kept if it ends before *slots;
+ * else the plan on @m as it was.
+ */
+static int try_plan(struct swai_mteg *m, struct plan_ctx *p, const int *quota, int fanout,
+                    int *slots)
 {
     size_t ntrees = (size_t)p->nsrc * p->chunks, NE = (size_t)m->ncards * (size_t)m->nedges;
-    double *x = malloc(NE * sizeof(*x));
-    int *quota = malloc(NE * sizeof(*quota)), ret, guided = 0;
-    size_t *g = malloc(ntrees * sizeof(*g));
+    size_t nh = ntrees * swai_mteg_room(p->coll, m->ncards);
+    int *nhops = malloc(ntrees * sizeof(*nhops)), ret, tried = 0;
+    struct swai_mteg_hop *hops = malloc(nh * sizeof(*hops));
+    size_t *order = malloc(ntrees * sizeof(*order));
 
-    m->left = malloc(NE * sizeof(*m->left));
-    if (!x || !quota || !g || !m->left) {
+    m->left = quota ? malloc(NE * sizeof(*m->left)) : NULL;
+    if (!nhops || !hops || !order || (quota && !m->left)) {
         ret = -ENOMEM;
         goto out;
     }
-    ret = swai_mteg_pack(m, p->chunks, x, &m->pack_slots);
-    if (ret) {
-        m->pack_slots = 0;
-        ret = ret == -ENOMEM ? ret : 0;
-        goto out;
-    }
-    for (size_t i = 0; i < NE; i++) {
-        quota[i] = (int)ceil(x[i] * p->chunks - 0.01);  /* 2.0000001 chunks are 2 */
-    }
+    memcpy(hops, p->hops, nh * sizeof(*hops));      /* the plan so far, to go back to */
+    memcpy(nhops, p->nhops, ntrees * sizeof(*nhops));
     p->quota = quota;
-    first_order(p, g);
-    ret = place(m, p, g, &guided);
+    m->fanout = fanout;
+    first_order(p, order);
+    ret = place(m, p, order, &tried);
     if (!ret) {
-        ret = promote(m, p, g, &guided);
+        ret = promote(m, p, order, &tried);
     }
     p->quota = NULL;
-    if (!ret && guided < *slots) {
-        *slots = guided;
-        memcpy(order, g, ntrees * sizeof(*order));
-        goto out;
-    }
+    m->fanout = 0;
     free(m->left);
     m->left = NULL;
-    /* the plan without quotas ends no later (or the quotas did not fit in H) */
-    ret = ret == -ENOMEM ? ret : place(m, p, order, slots);
+    if (!ret) {
+        ret = retime(m, p, &tried);
+    }
+    if (!ret && tried < *slots) {
+        *slots = tried;
+    } else if (ret != -ENOMEM) {
+        /* the plan so far ends no later (or this one did not fit in H) */
+        memcpy(p->hops, hops, nh * sizeof(*hops));
+        memcpy(p->nhops, nhops, ntrees * sizeof(*nhops));
+        retake(m, p);
+        ret = 0;
+    }
 out:
     free(m->left);
     m->left = NULL;
-    p->quota = NULL;
+    free(nhops);
+    free(hops);
+    free(order);
+    return ret;
+}
+
+/*
+ * Ours, for a plan above its cut bound: the trees planned again two ways,
+ * the plan that ends first kept (on @m, *slots).
+ *  - A card sends a chunk through a switch to at most 1, then 2 cards: its
+ *    one port carries every such copy, and earliest-arrival trees make it
+ *    a star (DGX-2 x 2, 64 MiB, 16 chunks: the even GPUs that take the
+ *    other chassis's chunks over InfiniBand send each to 15 others, and
+ *    their ports to the NVSwitch end 22 % past the bound; 2 at most: 3 %).
+ *  - Each source's chunks on an edge held to what the best fractional
+ *    packing of trees gives it (swai_mteg_pack, rounded up).  Earliest-
+ *    arrival trees crowd onto the fastest links and leave the slower ones
+ *    idle until the end (DGX-1: 681.6 us at 64 MiB, 16 chunks, against a
+ *    packing of 391.5); the quotas spread them as the packing does.  Not
+ *    where the LP is too large.
+ */
+/*
+ * Past this many trees x edges a plan takes seconds and the tries below
+ * three times that (AMD x 10, 1 chunk: 4 million, 3.6 s; NDv2 x 10, 16
+ * chunks: 8 million); DGX-2 x 2 and AMD x 2 at 16 chunks have half a
+ * million.
+ */
+#define IMPROVE_MAX_WORK 2e6
+
+static int improve(struct swai_mteg *m, struct plan_ctx *p, int *slots)
+{
+    size_t NE = (size_t)m->ncards * (size_t)m->nedges;
+    double *x = NULL;
+    int *quota = NULL, ret = retime(m, p, slots);
+    bool switched = false;
+
+    if (ret || (double)p->nsrc * p->chunks * m->nedges > IMPROVE_MAX_WORK) {
+        return ret;
+    }
+    for (int e = 0; e < m->nedges; e++) {
+        switched |= m->e[e].nhops > 1;
+    }
+    for (int cap = 1; !ret && switched && cap <= 2; cap++) {
+        ret = try_plan(m, p, NULL, cap, slots);
+    }
+    if (ret) {
+        return ret;
+    }
+    x = malloc(NE * sizeof(*x));
+    quota = malloc(NE * sizeof(*quota));
+    if (!x || !quota) {
+        ret = -ENOMEM;
+    } else if (swai_mteg_pack(m, p->chunks, x, &m->pack_slots)) {
+        m->pack_slots = 0;          /* too large, or CLP failed: the plan as it is */
+    } else {
+        for (size_t i = 0; i < NE; i++) {
+            quota[i] = (int)ceil(x[i] * p->chunks - 0.01);  /* 2.0000001 chunks are 2 */
+        }
+        ret = try_plan(m, p, quota, 0, slots);
+    }
     free(x);
     free(quota);
-    free(g);
-    return ret;
+    if (!ret) {
+        /* the trees that end last, one at a time around all the others; then timed again */
+        ret = swai_mteg_reroute(m, (int)(p->nsrc * p->chunks),
+                                swai_mteg_room(p->coll, m->ncards), p->hops, p->nhops, slots,
+                                4 * p->nsrc * (int)p->chunks);
+    }
+    return ret ? ret : retime(m, p, slots);
 }
 
 /* Plan every tree on an MTEG of @H slots; -ENOSPC if one does not fit. */
@@ -209,9 +306,10 @@ static int plan(const struct swai_topo *t, struct plan_ctx *p, uint64_t chunk_by
     if (!ret && !(p->flags & SWAI_MTEG_TM)) {
         ret = promote(m, p, order, slots);
     }
+    /* above its cut bound, AllGather's trees (and the reductions') get more tries */
     if (!ret && !(p->flags & SWAI_MTEG_TM) && p->coll == SWAI_COLL_ALLGATHER &&
         *slots > swai_mteg_cut_bound(m, p->coll, p->root, p->chunks)) {
-        ret = follow_packing(m, p, order, slots);
+        ret = improve(m, p, slots);
     }
     if (ret == -ENOMEM) {
         snprintf(why, n, "out of memory");
@@ -229,11 +327,17 @@ static int plan(const struct swai_topo *t, struct plan_ctx *p, uint64_t chunk_by
  * no bound is above an optimum (NDv2 x 2 would solve the LP for nothing).
  */
 static int bound_slots(const struct swai_mteg *m, enum swai_coll coll, int root,
-                       uint32_t chunks, int slots)
+                       uint32_t chunks, int slots, double *took)
 {
-    int cut = swai_mteg_cut_bound(m, coll, root, chunks);
+    struct timespec a, b;
+    int cut;
 
-    return slots > cut ? swai_mteg_lower_bound(m, coll, root, chunks) : cut;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    cut = swai_mteg_cut_bound(m, coll, root, chunks);
+    cut = slots > cut ? swai_mteg_lower_bound(m, coll, root, chunks) : cut;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    *took += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    return cut;
 }
 
 void swai_mteg_plan_free(struct swai_mteg_plan *p)
@@ -305,7 +409,7 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
     res->H = p->m.H;
     res->slots = slots;
     res->completion_us = (double)slots * (double)p->m.tau_ps / 1e6;
-    res->lower_bound_us = (double)bound_slots(&p->m, coll, root, chunks, slots) *
+    res->lower_bound_us = (double)bound_slots(&p->m, coll, root, chunks, slots, &res->bound_s) *
                           (double)p->m.tau_ps / 1e6;
     return 0;
 }
@@ -317,7 +421,7 @@ static void figures(const struct swai_mteg_plan *p, enum swai_coll coll, int roo
     res->H += p->m.H;    /* AllReduce: the two phases one after the other */
     res->slots += slots;
     res->completion_us += (double)slots * (double)p->m.tau_ps / 1e6;
-    res->lower_bound_us += (double)bound_slots(&p->m, coll, root, chunks, slots) *
+    res->lower_bound_us += (double)bound_slots(&p->m, coll, root, chunks, slots, &res->bound_s) *
                            (double)p->m.tau_ps / 1e6;
 }
 

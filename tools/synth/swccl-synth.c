@@ -129,6 +129,7 @@ static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint6
 {
 	struct swai_mteg_result r;
 	struct swai_sched try;
+	double bound_s = 0;
 	int ret = -EINVAL;
 
 	if (*chunks)
@@ -136,6 +137,7 @@ static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint6
 	for (uint32_t c = 1; c <= 16 && c <= block; c *= 2) {
 		int got = swai_mteg_synth(t, coll, root, block, c, H, flags, &try, &r, why, n);
 
+		bound_s += got ? 0 : r.bound_s;
 		if (got == -ENOMEM)
 			return got;
 		if (got)
@@ -151,6 +153,7 @@ static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint6
 		*chunks = c;
 		ret = 0;
 	}
+	res->bound_s = bound_s;     /* every chunk count's */
 	return ret;
 }
 
@@ -349,7 +352,8 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	ret = synth(&t, (enum swai_coll)coll, root, block, &chunks, H, flags, &s, &res, why,
 		    sizeof(why));
-	solve = now_s() - t0;
+	/* what planning took: the bounds (an LP where it is worth one) are not planning */
+	solve = now_s() - t0 - (ret ? 0 : res.bound_s);
 	if (ret) {
 		fprintf(stderr, PROG ": %s on %s: %s\n", coll_name, t.name, why);
 		swai_topo_free(&t);
@@ -390,10 +394,10 @@ int main(int argc, char **argv)
 	if (json) {
 		printf("{\"kind\":\"synth\",\"topology\":\"%s\",\"coll\":\"%s\",\"ranks\":%d,"
 		       "\"bytes\":%llu,\"chunks\":%u,\"slots_H\":%d,\"slots\":%d,\"solve_s\":%.6f,"
-		       "\"completion_us\":%.3f,\"lower_bound_us\":%.3f,\"algbw_gbps\":%.3f,"
-		       "\"algo\":\"%s\"", t.name, coll_name, t.ncards, (unsigned long long)size,
-		       chunks, res.H, res.slots, solve, res.completion_us, res.lower_bound_us,
-		       algbw(size, res.completion_us), algo);
+		       "\"completion_us\":%.3f,\"lower_bound_us\":%.3f,\"bound_s\":%.6f,"
+		       "\"algbw_gbps\":%.3f,\"algo\":\"%s\"", t.name, coll_name, t.ncards,
+		       (unsigned long long)size, chunks, res.H, res.slots, solve, res.completion_us,
+		       res.lower_bound_us, res.bound_s, algbw(size, res.completion_us), algo);
 		if (model && mine >= 0)
 			printf(",\"model_us\":%.3f", mine);
 		if (model && ring_us >= 0)

@@ -7,6 +7,8 @@
 #   fig3-5  NDv2 x 2, AllGather 1 KiB .. 1 GiB: completion, solve time, algbw
 #   fig6-8  DGX1, AMD, DGX-2 x 2, NDv2 x 2, NDv2 x 4, AMD x 2 at 64 MiB
 #   fig9    NDv2 x 2 .. x 10 chassis at 64 MiB: solve time
+#   auto    ours with --chunks auto on the same topologies at 64 MiB (a table:
+#           chunks, completion against the bound)
 #   alltoall  ours on the same topologies at 1 and 64 MiB (a table)
 set -eu
 out=${1:?usage: synth-figures.sh OUTDIR}
@@ -46,6 +48,19 @@ hdr=$'# label\talgo\tbytes\tcompletion_us\talgbw_gbps\tsolve_s\tlower_bound_us'
 		row "$k" -t ndv2x2 --nodes "$k" --size 64M
 	done
 } >"$out/fig9-chassis.txt"
+# Ours with the chunk count it picks (--chunks auto): how near the bound it gets
+{
+	echo $'# label\tchunks\tcompletion_us\tlower_bound_us\tabove_pct\tsolve_s'
+	for a in "dgx1 -t dgx1" "amd -t amd" "dgx2x2 -t dgx2x2" "ndv2x2 -t ndv2x2" \
+		"ndv2x4 -t ndv2x2 --nodes 4" "amdx2 -t amdx2"; do
+		set -- $a
+		label=$1
+		shift
+		"$b" "$@" --size 64M --chunks auto --json | jq -r --arg l "$label" \
+			'[$l, .chunks, .completion_us, .lower_bound_us,
+			  ((.completion_us / .lower_bound_us - 1) * 1000 | round / 10), .solve_s] | @tsv'
+	done
+} >"$out/auto-topologies.txt"
 # AllToAll (ours only: the seed's MTEGCCA is of broadcasts), its demands' paths
 {
 	echo "$hdr"
