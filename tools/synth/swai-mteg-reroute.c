@@ -1,24 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * swai-mteg-reroute.c - ours: a local improvement pass over a plan's trees
- * (swai-mteg.h, swai_mteg_reroute): rip up a tree that ends last, plan it
+ * (swai-mteg.h, swai_mteg_reroute): rip up a tree that ends late, plan it
  * again by earliest arrival around all the others, keep it if the plan
  * got better.
  *
  * The trees were planned one after another, so each found the links as the
  * trees before it left them, not as the trees after it took them; a tree
- * that ends last, planned again now, sees every other tree where it is.
- * "Better" is the last arrival earlier, or as early with fewer trees
- * arriving then -- a plateau move: the last few trees often can only be
- * moved one at a time, each freeing a slot the next one needs.  The pass
- * ends when every tree that ends last has been tried once since the last
- * move, or after @max_tries.
+ * planned again now sees every other tree where it is.  "Better" is the
+ * last arrival earlier, or as early with fewer trees arriving then, then
+ * fewer a slot before, ... (@depth slots deep): plateau moves -- the last
+ * few trees often can only be moved one at a time, each freeing a slot the
+ * next one needs, and the trees just before them are in the way of both.
+ * The trees tried are those that end within @depth slots of the last.  The
+ * pass ends when each of them has been tried once since the last move, or
+ * after @max_tries.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "swai-mteg.h"
+
+#define MAX_DEPTH 4
+
+/* A plan's score: its last arrival, then how many trees end there, a slot before, ... */
+struct score {
+    int end;
+    int n[MAX_DEPTH];
+};
 
 static int tree_end(const struct swai_mteg *m, const struct swai_mteg_hop *h, int n)
 {
@@ -32,20 +42,48 @@ static int tree_end(const struct swai_mteg *m, const struct swai_mteg_hop *h, in
     return end;
 }
 
-/* The plan's last arrival, and *at_end how many trees end there. */
-static int plan_end(const struct swai_mteg *m, int ntrees, size_t room,
-                    const struct swai_mteg_hop *hops, const int *nhops, int *at_end)
+static struct score plan_score(const struct swai_mteg *m, int ntrees, size_t room,
+                               const struct swai_mteg_hop *hops, const int *nhops, int depth)
 {
-    int end = 0;
+    struct score s = { 0 };
 
-    *at_end = 0;
     for (int i = 0; i < ntrees; i++) {
         int e = tree_end(m, &hops[(size_t)i * room], nhops[i]);
 
-        *at_end = e > end ? 1 : *at_end + (e == end);
-        end = e > end ? e : end;
+        s.end = e > s.end ? e : s.end;
     }
-    return end;
+    for (int i = 0; i < ntrees; i++) {
+        int back = s.end - tree_end(m, &hops[(size_t)i * room], nhops[i]);
+
+        if (back < depth) {
+            s.n[back]++;
+        }
+    }
+    return s;
+}
+
+static bool better(const struct score *a, const struct score *b, int depth)
+{
+    if (a->end != b->end) {
+        return a->end < b->end;
+    }
+    for (int d = 0; d < depth; d++) {
+        if (a->n[d] != b->n[d]) {
+            return a->n[d] < b->n[d];
+        }
+    }
+    return false;
+}
+
+/* The trees that end within @depth slots of the last. */
+static int late_trees(const struct score *s, int depth)
+{
+    int n = 0;
+
+    for (int d = 0; d < depth; d++) {
+        n += s->n[d];
+    }
+    return n;
 }
 
 static void take_all(struct swai_mteg *m, const struct swai_mteg_hop *h, int n, bool on)
@@ -56,25 +94,28 @@ static void take_all(struct swai_mteg *m, const struct swai_mteg_hop *h, int n, 
 }
 
 int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
-                      int *nhops, int *slots, int max_tries)
+                      int *nhops, int *slots, int depth, int max_tries)
 {
     struct swai_mteg_hop *was = malloc(room * sizeof(*was));
-    int *arrive = malloc((size_t)m->ncards * sizeof(*arrive)), ret = 0, cnt, fails = 0;
-    int end = plan_end(m, ntrees, room, hops, nhops, &cnt), next = 0;
+    int *arrive = malloc((size_t)m->ncards * sizeof(*arrive)), ret = 0, fails = 0, next = 0;
+    struct score now;
 
+    depth = depth < 1 ? 1 : depth > MAX_DEPTH ? MAX_DEPTH : depth;
+    now = plan_score(m, ntrees, room, hops, nhops, depth);
     if (!was || !arrive) {
         ret = -ENOMEM;
         goto out;
     }
-    for (int tries = 0; tries < max_tries && fails < cnt; tries++) {
+    for (int tries = 0; tries < max_tries && fails < late_trees(&now, depth); tries++) {
         struct swai_mteg_hop *h = NULL;
-        int i = -1, n0, now, now_cnt = 0;
+        struct score then;
+        int i = -1, n0;
 
-        /* the next tree that ends last, round the plan from the one tried before */
+        /* the next late tree, round the plan from the one tried before */
         for (int j = 0; j < ntrees && i < 0; j++) {
             int k = (next + j) % ntrees;
 
-            if (nhops[k] && tree_end(m, &hops[(size_t)k * room], nhops[k]) >= end) {
+            if (nhops[k] && tree_end(m, &hops[(size_t)k * room], nhops[k]) > now.end - depth) {
                 i = k;
             }
         }
@@ -90,22 +131,23 @@ int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_
         if (ret && ret != -ENOSPC) {
             break;
         }
-        now = ret ? end + 1 : plan_end(m, ntrees, room, hops, nhops, &now_cnt);
-        ret = 0;
-        if (now < end || (now == end && now_cnt < cnt)) {
-            end = now;
-            cnt = now_cnt;
-            fails = 0;
-            continue;
+        if (!ret) {
+            then = plan_score(m, ntrees, room, hops, nhops, depth);
+            if (better(&then, &now, depth)) {
+                now = then;
+                fails = 0;
+                continue;
+            }
         }
         /* no better (or it no longer fits in H): the tree as it was */
+        ret = 0;
         take_all(m, h, nhops[i], false);
         memcpy(h, was, (size_t)n0 * sizeof(*was));
         nhops[i] = n0;
         take_all(m, h, n0, true);
         fails++;
     }
-    *slots = end;
+    *slots = now.end;
 out:
     free(was);
     free(arrive);

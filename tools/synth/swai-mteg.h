@@ -234,14 +234,15 @@ int swai_mteg_retime(struct swai_mteg *m, int ntrees, size_t room, struct swai_m
 /*
  * Ours: a local improvement pass over the @ntrees trees at @hops (as for
  * swai_mteg_retime; each tree's first hop leaves its source): a tree that
- * ends last ripped up and planned again by swai_mteg_tree_ea around the
- * others, kept if the plan then ends earlier or as early with fewer trees
- * ending then (swai-mteg-reroute.c); until every tree that ends last has
- * been tried since the last move, or @max_tries.  *slots: the plan's end.
- * 0 or -ENOMEM.
+ * ends within @depth (1..4) slots of the last ripped up and planned again
+ * by swai_mteg_tree_ea around the others, kept if the plan then ends
+ * earlier, or as early with fewer trees ending then, then a slot before,
+ * ... @depth deep (swai-mteg-reroute.c); until each such tree has been
+ * tried since the last move, or @max_tries.  *slots: the plan's end.  0 or
+ * -ENOMEM.
  */
 int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
-                      int *nhops, int *slots, int max_tries);
+                      int *nhops, int *slots, int depth, int max_tries);
 
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */

@@ -547,7 +547,7 @@ static void test_pack(void)
 		CHECK(again <= slots);
 		slots = again;
 		CHECK_EQ(swai_mteg_reroute(&pl.m, pl.ntrees, pl.room, pl.hops, pl.nhops, &again,
-					   1000), 0);
+					   2, 1000), 0);
 		CHECK(again <= slots);
 		for (int i = 0; i < pl.ntrees; i++) {
 			int held[8];
