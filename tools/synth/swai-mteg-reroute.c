@@ -3,7 +3,8 @@
  * swai-mteg-reroute.c - ours: a local improvement pass over a plan's trees
  * (swai-mteg.h, swai_mteg_reroute): rip up a tree that ends late, plan it
  * again by earliest arrival around all the others, keep it if the plan
- * got better.
+ * got better.  AllToAll's demands are paths, planned again the same way
+ * (swai_mteg_path_ea, from the path's first card to its last).
  *
  * The trees were planned one after another, so each found the links as the
  * trees before it left them, not as the trees after it took them; a tree
@@ -96,6 +97,7 @@ static void take_all(struct swai_mteg *m, const struct swai_mteg_hop *h, int n, 
 int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
                       int *nhops, int *slots, int depth, int max_tries)
 {
+    bool paths = room < (size_t)m->ncards * (size_t)m->ncards;   /* AllToAll's demands */
     struct swai_mteg_hop *was = malloc(room * sizeof(*was));
     int *arrive = malloc((size_t)m->ncards * sizeof(*arrive)), ret = 0, fails = 0, next = 0;
     struct score now;
@@ -127,7 +129,14 @@ int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_
         n0 = nhops[i];
         memcpy(was, h, (size_t)n0 * sizeof(*was));
         take_all(m, h, n0, false);
-        ret = swai_mteg_tree_ea(m, m->e[was[0].e].u, h, &nhops[i], arrive);
+        if (paths) {
+            int at;
+
+            ret = swai_mteg_path_ea(m, m->e[was[0].e].u, m->e[was[n0 - 1].e].v, h, &nhops[i],
+                                    &at);
+        } else {
+            ret = swai_mteg_tree_ea(m, m->e[was[0].e].u, h, &nhops[i], arrive);
+        }
         if (ret && ret != -ENOSPC) {
             break;
         }

@@ -233,9 +233,10 @@ int swai_mteg_retime(struct swai_mteg *m, int ntrees, size_t room, struct swai_m
 
 /*
  * Ours: a local improvement pass over the @ntrees trees at @hops (as for
- * swai_mteg_retime; each tree's first hop leaves its source): a tree that
- * ends within @depth (1..4) slots of the last ripped up and planned again
- * by swai_mteg_tree_ea around the others, kept if the plan then ends
+ * swai_mteg_retime; each tree's first hop leaves its source; AllToAll's,
+ * room < ncards^2, are paths): a tree that ends within @depth (1..4) slots
+ * of the last ripped up and planned again by swai_mteg_tree_ea (a path by
+ * swai_mteg_path_ea) around the others, kept if the plan then ends
  * earlier, or as early with fewer trees ending then, then a slot before,
  * ... @depth deep (swai-mteg-reroute.c); until each such tree has been
  * tried since the last move, or @max_tries.  *slots: the plan's end.  0 or

@@ -299,6 +299,33 @@ static void test_alltoall(void)
 			swai_sched_free(&s);
 			swai_topo_free(&t);
 		}
+
+	/* rerouted, AMD's demands end no later and stay paths from their source to their card */
+	{
+		struct swai_mteg_plan pl;
+		int slots, again, src, dst;
+
+		CHECK_EQ(swai_topo_load(&t, "amd", why, sizeof(why)), 0);
+		CHECK_EQ(swai_mteg_plan(&t, SWAI_COLL_ALLTOALL, 0, 1 << 16, 1, 0, 0, &pl, &res, why,
+					sizeof(why)), 0);
+		slots = again = res.slots;
+		CHECK_EQ(swai_mteg_reroute(&pl.m, pl.ntrees, pl.room, pl.hops, pl.nhops, &again,
+					   3, 1000), 0);
+		CHECK(again <= slots);
+		for (int i = 0; i < pl.ntrees; i++) {
+			const struct swai_mteg_hop *h = &pl.hops[(size_t)i * pl.room];
+
+			swai_mteg_demand(pl.m.ncards, 1, (size_t)i, &src, &dst);
+			CHECK_EQ(pl.nhops[i] > 0, src != dst);
+			for (int k = 0; k < pl.nhops[i]; k++) {
+				CHECK_EQ(pl.m.e[h[k].e].u, k ? pl.m.e[h[k - 1].e].v : src);
+				CHECK(!k || h[k].t >= h[k - 1].t + pl.m.e[h[k - 1].e].L);
+			}
+			CHECK(!pl.nhops[i] || pl.m.e[h[pl.nhops[i] - 1].e].v == dst);
+		}
+		swai_mteg_plan_free(&pl);
+		swai_topo_free(&t);
+	}
 }
 
 /* Four cards in a ring at 50 GB/s, no latency: every link 1 slot. */
@@ -628,7 +655,7 @@ static const struct tap_test tests[] = {
 	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
 	  test_ea },
 	{ "AllToAll: earliest paths relayed on a line, its flow bound, 7 presets verify, mesh8 at "
-	  "the bound",
+	  "the bound, AMD's paths rerouted",
 	  test_alltoall },
 	{ "packing LP: DGX-1's cut, quotas followed and dropped, too large refused; a plan timed "
 	  "again and rerouted", test_pack },
