@@ -224,11 +224,12 @@ out:
 /*
  * Ours, for a plan above its cut bound: the trees planned again two ways,
  * the plan that ends first kept (on @m, *slots).
- *  - A card sends a chunk through a switch to at most 1, then 2 cards: its
- *    one port carries every such copy, and earliest-arrival trees make it
- *    a star (DGX-2 x 2, 64 MiB, 16 chunks: the even GPUs that take the
- *    other chassis's chunks over InfiniBand send each to 15 others, and
- *    their ports to the NVSwitch end 22 % past the bound; 2 at most: 3 %).
+ *  - A card whose offer was overtaken joins through a relay rather than
+ *    through a card that already sends this chunk through a switch to 1
+ *    (then 2) others (swai-mteg-ea.c): a card's one port carries every
+ *    such copy, and earliest-arrival trees make it a star (DGX-2 x 2, 64
+ *    MiB, 4 chunks: the busiest ports into the NVSwitch carry chunks for
+ *    147 of the plan's 150 slots, where the bound is 127).
  *  - Each source's chunks on an edge held to what the best fractional
  *    packing of trees gives it (swai_mteg_pack, rounded up).  Earliest-
  *    arrival trees crowd onto the fastest links and leave the slower ones
