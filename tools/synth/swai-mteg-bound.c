@@ -225,7 +225,6 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
         best = v > best ? v : best;
         best = f > best ? f : best;
     }
-
     /* every card alone, then every node */
     for (int k = 0; k < N + m->nnodes; k++) {
         int inside = 0, has_root = 0, M;
@@ -253,17 +252,21 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
     return best;
 }
 
+int swai_mteg_pack_bound(const struct swai_mteg *m, uint32_t chunks)
+{
+    double T = m->pack_slots;
+
+    if (T > 0 || !swai_mteg_pack(m, chunks, NULL, &T)) {
+        return (int)(T - 1e-6) + 1;     /* a link's slots are whole: at least ceil(T) */
+    }
+    return 0;
+}
+
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                           uint32_t chunks)
 {
     int best = swai_mteg_cut_bound(m, coll, root, chunks);
-    double T = m->pack_slots;
+    int p = coll == SWAI_COLL_ALLGATHER ? swai_mteg_pack_bound(m, chunks) : 0;
 
-    if (coll == SWAI_COLL_ALLGATHER && (T > 0 || !swai_mteg_pack(m, chunks, NULL, &T))) {
-        /* a link's slots are whole: the busiest holds at least ceil(T) */
-        int p = (int)(T - 1e-6) + 1;
-
-        best = p > best ? p : best;
-    }
-    return best;
+    return p > best ? p : best;
 }

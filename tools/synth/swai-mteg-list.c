@@ -112,11 +112,7 @@ int swai_mteg_retime(struct swai_mteg *m, int ntrees, size_t room, struct swai_m
         /* H slots were not enough, or it is no better: the plan as it was */
         memcpy(hops, t0, (size_t)ntrees * room * sizeof(*t0));
         swai_mteg_clear(m);
-        for (int i = 0; i < ntrees; i++) {
-            for (int k = 0; k < nhops[i]; k++) {
-                swai_mteg_take(m, &hops[(size_t)i * room + (size_t)k], true);
-            }
-        }
+        swai_mteg_take_trees(m, ntrees, room, hops, nhops, true);
         goto out;
     }
     *slots = last;

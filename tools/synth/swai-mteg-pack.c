@@ -45,7 +45,11 @@
 /* A cut this far under one block is violated. */
 #define PACK_EPS 1e-7
 
-/* Rows waiting to go into the LP. */
+/*
+ * Rows waiting to go into the LP: one round's at most, so room for the
+ * largest round is allocated once (rows_init) -- the first (every link's
+ * load, every card's links in) or a round of cuts (one a source and card).
+ */
 struct rows {
     int n, cap;
     size_t nz, nzcap;
@@ -54,40 +58,28 @@ struct rows {
     int *col;
 };
 
+static int rows_init(struct rows *r, const struct swai_mteg *m)
+{
+    size_t N = (size_t)m->ncards, E = (size_t)m->nedges, hops = 0;
+
+    for (int e = 0; e < m->nedges; e++) {
+        hops += (size_t)m->e[e].nhops;
+    }
+    r->cap = m->nres + m->ncards * m->ncards;
+    r->nzcap = N * hops + (size_t)m->nres + N * E + N * N * E;
+    r->lo = malloc((size_t)r->cap * sizeof(*r->lo));
+    r->hi = malloc((size_t)r->cap * sizeof(*r->hi));
+    r->start = malloc(((size_t)r->cap + 1) * sizeof(*r->start));
+    r->col = malloc(r->nzcap * sizeof(*r->col));
+    r->val = malloc(r->nzcap * sizeof(*r->val));
+    return r->lo && r->hi && r->start && r->col && r->val ? 0 : -ENOMEM;
+}
+
 static int rows_add(struct rows *r, double lo, double hi, const int *col, const double *val,
                     int k)
 {
-    if (r->n + 1 >= r->cap) {
-        int cap = r->cap ? 2 * r->cap : 256;
-        double *l = realloc(r->lo, (size_t)cap * sizeof(*l));
-        double *h = l ? realloc(r->hi, (size_t)cap * sizeof(*h)) : NULL;
-        CoinBigIndex *s = h ? realloc(r->start, ((size_t)cap + 1) * sizeof(*s)) : NULL;
-
-        if (l) {
-            r->lo = l;
-        }
-        if (h) {
-            r->hi = h;
-        }
-        if (!s) {
-            return -ENOMEM;
-        }
-        r->start = s;
-        r->cap = cap;
-    }
-    if (r->nz + (size_t)k > r->nzcap) {
-        size_t cap = r->nzcap * 2 + (size_t)k + 1024;
-        int *c = realloc(r->col, cap * sizeof(*c));
-        double *v = c ? realloc(r->val, cap * sizeof(*v)) : NULL;
-
-        if (c) {
-            r->col = c;
-        }
-        if (!v) {
-            return -ENOMEM;
-        }
-        r->val = v;
-        r->nzcap = cap;
+    if (r->n >= r->cap || r->nz + (size_t)k > r->nzcap) {
+        return -EIO;    /* more than a round can add: a bug, not the input */
     }
     r->start[r->n] = (CoinBigIndex)r->nz;
     r->lo[r->n] = lo;
@@ -269,18 +261,23 @@ int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double
 {
     int N = m->ncards, E = m->nedges, ncols = N * E + 1, ret = 0;
     size_t room = (size_t)N * (size_t)E + 1;
-    CoinBigIndex *start = calloc((size_t)ncols + 1, sizeof(*start));
-    double *lo = calloc((size_t)ncols, sizeof(*lo)), *hi = malloc((size_t)ncols * sizeof(*hi));
-    double *obj = calloc((size_t)ncols, sizeof(*obj)), *val = malloc(room * sizeof(*val));
-    int *col = malloc(room * sizeof(*col));
+    CoinBigIndex *start = NULL;
+    double *lo = NULL, *hi = NULL, *obj = NULL, *val = NULL;
+    int *col = NULL;
     struct rows r = { 0 };
     Clp_Simplex *lp = NULL;
 
     if ((long)N * E + 1 > PACK_MAX_COLS || !chunks) {
-        ret = -E2BIG;
-        goto out;
+        return -E2BIG;      /* before anything is allocated: NDv2 x 10 asks each time */
     }
-    if (!start || !lo || !hi || !obj || !val || !col || !(lp = Clp_newModel())) {
+    start = calloc((size_t)ncols + 1, sizeof(*start));
+    lo = calloc((size_t)ncols, sizeof(*lo));
+    hi = malloc((size_t)ncols * sizeof(*hi));
+    obj = calloc((size_t)ncols, sizeof(*obj));
+    val = malloc(room * sizeof(*val));
+    col = malloc(room * sizeof(*col));
+    if (!start || !lo || !hi || !obj || !val || !col || rows_init(&r, m) ||
+        !(lp = Clp_newModel())) {
         ret = -ENOMEM;
         goto out;
     }

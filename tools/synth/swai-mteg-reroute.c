@@ -43,18 +43,16 @@ static int tree_end(const struct swai_mteg *m, const struct swai_mteg_hop *h, in
     return end;
 }
 
-static struct score plan_score(const struct swai_mteg *m, int ntrees, size_t room,
-                               const struct swai_mteg_hop *hops, const int *nhops, int depth)
+/* The score of a plan whose trees end at @ends. */
+static struct score plan_score(const int *ends, int ntrees, int depth)
 {
     struct score s = { 0 };
 
     for (int i = 0; i < ntrees; i++) {
-        int e = tree_end(m, &hops[(size_t)i * room], nhops[i]);
-
-        s.end = e > s.end ? e : s.end;
+        s.end = ends[i] > s.end ? ends[i] : s.end;
     }
     for (int i = 0; i < ntrees; i++) {
-        int back = s.end - tree_end(m, &hops[(size_t)i * room], nhops[i]);
+        int back = s.end - ends[i];
 
         if (back < depth) {
             s.n[back]++;
@@ -87,37 +85,34 @@ static int late_trees(const struct score *s, int depth)
     return n;
 }
 
-static void take_all(struct swai_mteg *m, const struct swai_mteg_hop *h, int n, bool on)
-{
-    for (int k = 0; k < n; k++) {
-        swai_mteg_take(m, &h[k], on);
-    }
-}
-
 int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
                       int *nhops, int *slots, int depth, int max_tries)
 {
     bool paths = room < (size_t)m->ncards * (size_t)m->ncards;   /* AllToAll's demands */
     struct swai_mteg_hop *was = malloc(room * sizeof(*was));
     int *arrive = malloc((size_t)m->ncards * sizeof(*arrive)), ret = 0, fails = 0, next = 0;
+    int *ends = malloc(((size_t)ntrees + 1) * sizeof(*ends));   /* each tree's, kept up to date */
     struct score now;
 
-    depth = depth < 1 ? 1 : depth > MAX_DEPTH ? MAX_DEPTH : depth;
-    now = plan_score(m, ntrees, room, hops, nhops, depth);
-    if (!was || !arrive) {
+    if (!was || !arrive || !ends) {
         ret = -ENOMEM;
         goto out;
     }
+    depth = depth < 1 ? 1 : depth > MAX_DEPTH ? MAX_DEPTH : depth;
+    for (int i = 0; i < ntrees; i++) {
+        ends[i] = tree_end(m, &hops[(size_t)i * room], nhops[i]);
+    }
+    now = plan_score(ends, ntrees, depth);
     for (int tries = 0; tries < max_tries && fails < late_trees(&now, depth); tries++) {
         struct swai_mteg_hop *h = NULL;
         struct score then;
-        int i = -1, n0;
+        int i = -1, n0, end0;
 
         /* the next late tree, round the plan from the one tried before */
         for (int j = 0; j < ntrees && i < 0; j++) {
             int k = (next + j) % ntrees;
 
-            if (nhops[k] && tree_end(m, &hops[(size_t)k * room], nhops[k]) > now.end - depth) {
+            if (nhops[k] && ends[k] > now.end - depth) {
                 i = k;
             }
         }
@@ -127,21 +122,21 @@ int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_
         next = i + 1;
         h = &hops[(size_t)i * room];
         n0 = nhops[i];
+        end0 = ends[i];
         memcpy(was, h, (size_t)n0 * sizeof(*was));
-        take_all(m, h, n0, false);
+        swai_mteg_take_trees(m, 1, room, h, &n0, false);
         if (paths) {
-            int at;
-
             ret = swai_mteg_path_ea(m, m->e[was[0].e].u, m->e[was[n0 - 1].e].v, h, &nhops[i],
-                                    &at);
+                                    &ends[i]);
         } else {
             ret = swai_mteg_tree_ea(m, m->e[was[0].e].u, h, &nhops[i], arrive);
+            ends[i] = tree_end(m, h, nhops[i]);
         }
         if (ret && ret != -ENOSPC) {
             break;
         }
         if (!ret) {
-            then = plan_score(m, ntrees, room, hops, nhops, depth);
+            then = plan_score(ends, ntrees, depth);
             if (better(&then, &now, depth)) {
                 now = then;
                 fails = 0;
@@ -150,15 +145,17 @@ int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_
         }
         /* no better (or it no longer fits in H): the tree as it was */
         ret = 0;
-        take_all(m, h, nhops[i], false);
+        swai_mteg_take_trees(m, 1, room, h, &nhops[i], false);
         memcpy(h, was, (size_t)n0 * sizeof(*was));
         nhops[i] = n0;
-        take_all(m, h, n0, true);
+        ends[i] = end0;
+        swai_mteg_take_trees(m, 1, room, h, &n0, true);
         fails++;
     }
     *slots = now.end;
 out:
     free(was);
     free(arrive);
+    free(ends);
     return ret;
 }

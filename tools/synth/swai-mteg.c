@@ -320,6 +320,16 @@ void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on)
     }
 }
 
+void swai_mteg_take_trees(struct swai_mteg *m, int ntrees, size_t room,
+                          const struct swai_mteg_hop *hops, const int *nhops, bool on)
+{
+    for (int i = 0; i < ntrees; i++) {
+        for (int k = 0; k < nhops[i]; k++) {
+            swai_mteg_take(m, &hops[(size_t)i * room + (size_t)k], on);
+        }
+    }
+}
+
 /*
  * The distance of every (card, slot) from the tree: one sweep in slot
  * order, from slot @from (earlier slots are as they were: a path that

@@ -184,6 +184,9 @@ int swai_mteg_trim(struct swai_mteg *m, int H);
 void swai_mteg_clear(struct swai_mteg *m);
 /* Mark (@on) or free every hop's link of @h in its slots. */
 void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on);
+/* The same for every hop of @ntrees trees at @hops (room each, @nhops). */
+void swai_mteg_take_trees(struct swai_mteg *m, int ntrees, size_t room,
+                          const struct swai_mteg_hop *hops, const int *nhops, bool on);
 
 /*
  * A lower bound on the slots @coll (AllGather, or Broadcast from @root) of
@@ -198,6 +201,8 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
 /* The same without the packing's LP: latency and cuts (AllToAll: all four). */
 int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                         uint32_t chunks);
+/* AllGather's packing's busiest link, ceil(T) slots (m->pack_slots if solved), or 0 (too large). */
+int swai_mteg_pack_bound(const struct swai_mteg *m, uint32_t chunks);
 
 /*
  * AllToAll's bandwidth bound: the least load T (slots) of the busiest link

@@ -155,19 +155,6 @@ static int retime(struct swai_mteg *m, const struct plan_ctx *p, int *slots)
                             p->nhops, slots);
 }
 
-/* Every hop of @p's trees taken on a cleared @m: a plan restored. */
-static void retake(struct swai_mteg *m, const struct plan_ctx *p)
-{
-    size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
-
-    swai_mteg_clear(m);
-    for (size_t i = 0; i < ntrees; i++) {
-        for (int k = 0; k < p->nhops[i]; k++) {
-            swai_mteg_take(m, &p->hops[i * room + (size_t)k], true);
-        }
-    }
-}
-
 /*
  * Ours: every tree planned again under @quota (may be NULL) and the fan-out
  * cap @fanout (0: none), timed again, and kept if it ends before *slots;
@@ -198,8 +185,6 @@ static int try_plan(struct swai_mteg *m, struct plan_ctx *p, const int *quota, i
     }
     p->quota = NULL;
     m->fanout = 0;
-    free(m->left);
-    m->left = NULL;
     if (!ret) {
         ret = retime(m, p, &tried);
     }
@@ -209,7 +194,9 @@ static int try_plan(struct swai_mteg *m, struct plan_ctx *p, const int *quota, i
         /* the plan so far ends no later (or this one did not fit in H) */
         memcpy(p->hops, hops, nh * sizeof(*hops));
         memcpy(p->nhops, nhops, ntrees * sizeof(*nhops));
-        retake(m, p);
+        swai_mteg_clear(m);
+        swai_mteg_take_trees(m, (int)ntrees, swai_mteg_room(p->coll, m->ncards), p->hops,
+                             p->nhops, true);
         ret = 0;
     }
 out:
@@ -221,22 +208,6 @@ out:
     return ret;
 }
 
-/*
- * Ours, for a plan above its cut bound: the trees planned again two ways,
- * the plan that ends first kept (on @m, *slots).
- *  - A card whose offer was overtaken joins through a relay rather than
- *    through a card that already sends this chunk through a switch to 1
- *    (then 2) others (swai-mteg-ea.c): a card's one port carries every
- *    such copy, and earliest-arrival trees make it a star (DGX-2 x 2, 64
- *    MiB, 4 chunks: the busiest ports into the NVSwitch carry chunks for
- *    147 of the plan's 150 slots, where the bound is 127).
- *  - Each source's chunks on an edge held to what the best fractional
- *    packing of trees gives it (swai_mteg_pack, rounded up).  Earliest-
- *    arrival trees crowd onto the fastest links and leave the slower ones
- *    idle until the end (DGX-1: 681.6 us at 64 MiB, 16 chunks, against a
- *    packing of 391.5); the quotas spread them as the packing does.  Not
- *    where the LP is too large.
- */
 /*
  * The trees (AllToAll: the demands' paths) that end last, one at a time
  * around all the others, then those that end within 2 and 3 slots of the
@@ -264,6 +235,23 @@ static int polish(struct swai_mteg *m, struct plan_ctx *p, int *slots)
  */
 #define IMPROVE_MAX_WORK 2e6
 
+/*
+ * Ours, for a plan above its cut bound: its hops timed again, then the
+ * trees planned again two ways, the plan that ends first kept (on @m,
+ * *slots), then polished.
+ *  - A card whose offer was overtaken joins through a relay rather than
+ *    through a card that already sends this chunk through a switch to 1
+ *    (then 2) others (swai-mteg-ea.c): a card's one port carries every
+ *    such copy, and earliest-arrival trees make it a star (DGX-2 x 2, 64
+ *    MiB, 4 chunks: the busiest ports into the NVSwitch carry chunks for
+ *    147 of the plan's 150 slots, where the bound is 127).
+ *  - Each source's chunks on an edge held to what the best fractional
+ *    packing of trees gives it (swai_mteg_pack, rounded up).  Earliest-
+ *    arrival trees crowd onto the fastest links and leave the slower ones
+ *    idle until the end (DGX-1: 681.6 us at 64 MiB, 16 chunks, against a
+ *    packing of 391.5); the quotas spread them as the packing does.  Not
+ *    where the LP is too large.
+ */
 static int improve(struct swai_mteg *m, struct plan_ctx *p, int *slots)
 {
     size_t NE = (size_t)m->ncards * (size_t)m->nedges;
@@ -360,7 +348,9 @@ static int bound_slots(const struct swai_mteg *m, enum swai_coll coll, int root,
     cut = swai_mteg_cut_bound(m, coll, root, chunks);
     /* only AllGather's bound has more than the cuts: the packing's LP */
     if (coll == SWAI_COLL_ALLGATHER && slots > cut) {
-        cut = swai_mteg_lower_bound(m, coll, root, chunks);
+        int pack = swai_mteg_pack_bound(m, chunks);
+
+        cut = pack > cut ? pack : cut;
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     *took += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
