@@ -277,6 +277,12 @@ synth_cli() {
 	echo "# $out"
 	t "DGX-1 at 64 MiB, 16 chunks (packing, list timing, reroute) within 5 % of its bound" \
 		'echo "$out" | jq -e ".completion_us <= 1.05 * .lower_bound_us" >/dev/null'
+	out=$("$b" -t amdx2 --size 64M --chunks 16 -o "$top/build/synth-amdx2-16.json" --json)
+	echo "# $out"
+	t "AMD x 2 at 64 MiB, 16 chunks (one chassis's packing on each) within 15 % of its merged-chassis bound" \
+		'echo "$out" | jq -e ".lower_bound_us > 193.9 and
+		   .completion_us <= 1.15 * .lower_bound_us" >/dev/null &&
+		 "$s" verify --in "$top/build/synth-amdx2-16.json" | grep -q correct'
 	t "AMD x 3 (--preset amd --chassis 3: each chassis its own pair switches) verifies" \
 		'"$b" --preset amd --chassis 3 --size 1M -o "$top/build/synth-amd3.json" --json |
 		   jq -e ".ranks == 48" >/dev/null &&

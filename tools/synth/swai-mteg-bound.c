@@ -25,6 +25,7 @@
  *    also the busiest link of the best fractional packing of its trees
  *    (swai_mteg_pack), which counts every cut at once.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -255,11 +256,13 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
 int swai_mteg_pack_bound(const struct swai_mteg *m, uint32_t chunks)
 {
     double T = m->pack_slots;
+    int ret = T > 0 ? 0 : swai_mteg_pack(m, chunks, NULL, &T);
 
-    if (T > 0 || !swai_mteg_pack(m, chunks, NULL, &T)) {
+    if (!ret) {
         return (int)(T - 1e-6) + 1;     /* a link's slots are whole: at least ceil(T) */
     }
-    return 0;
+    /* too large: node 0 against the rest merged, a smaller LP */
+    return ret == -E2BIG ? swai_mteg_node_bound(m, chunks) : 0;
 }
 
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,

@@ -199,8 +199,8 @@ out:
 }
 
 /* The first rows: every link's load at most T, every card's links in carry each source's block. */
-static int first_rows(const struct swai_mteg *m, uint32_t chunks, struct rows *r, int *col,
-                      double *val)
+static int first_rows(const struct swai_mteg *m, uint32_t chunks, const double *weight,
+                      struct rows *r, int *col, double *val)
 {
     int N = m->ncards, E = m->nedges, ret = 0;
 
@@ -212,7 +212,8 @@ static int first_rows(const struct swai_mteg *m, uint32_t chunks, struct rows *r
                 for (int h = 0; h < m->e[e].nhops; h++) {
                     if (m->e[e].res[h] == res) {
                         col[k] = s * E + e;
-                        val[k++] = (double)m->e[e].bytes[h] * chunks;
+                        val[k++] = (double)m->e[e].bytes[h] * chunks *
+                                   (weight ? weight[s] : 1);
                     }
                 }
             }
@@ -257,7 +258,8 @@ static int solve(const struct swai_mteg *m, Clp_Simplex *lp, struct rows *r, int
     return ret;
 }
 
-int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double *T)
+int swai_mteg_pack_weighted(const struct swai_mteg *m, uint32_t chunks, const double *weight,
+                            double *x, double *T)
 {
     int N = m->ncards, E = m->nedges, ncols = N * E + 1, ret = 0;
     size_t room = (size_t)N * (size_t)E + 1;
@@ -287,7 +289,7 @@ int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double
     obj[ncols - 1] = 1;     /* minimise T */
     Clp_setLogLevel(lp, 0);
     Clp_loadProblem(lp, ncols, 0, start, NULL, NULL, lo, hi, obj, NULL, NULL);
-    ret = first_rows(m, chunks, &r, col, val);
+    ret = first_rows(m, chunks, weight, &r, col, val);
     if (!ret) {
         ret = solve(m, lp, &r, col, val);
     }
@@ -309,4 +311,9 @@ out:
     free(val);
     free(col);
     return ret;
+}
+
+int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double *T)
+{
+    return swai_mteg_pack_weighted(m, chunks, NULL, x, T);
 }

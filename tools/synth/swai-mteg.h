@@ -224,6 +224,31 @@ int swai_mteg_flow_bound(const struct swai_mteg *m, uint32_t chunks);
  * 100 rounds).
  */
 int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double *T);
+/*
+ * The same with source s's block counted @weight[s] times on every link:
+ * blocks that move alike (those of the cards merged into one by
+ * swai_mteg_node_bound) as one source, a smaller LP.
+ */
+int swai_mteg_pack_weighted(const struct swai_mteg *m, uint32_t chunks, const double *weight,
+                            double *x, double *T);
+/*
+ * Ours: a packing (as swai_mteg_pack's @x) for a topology of nodes like
+ * its node 0, where that LP is too large: every source's block sent once
+ * into each other node, to the card in its place there, and spread inside
+ * every node as node 0's packing spreads that place's block
+ * (swai-mteg-nodes.c).  Not a bound.  0, -ENOTSUP (one node, nodes of
+ * different sizes or links, a source with no edge to its counterpart),
+ * or swai_mteg_pack's errors on node 0.
+ */
+int swai_mteg_pack_nodes(const struct swai_mteg *m, uint32_t chunks, double *x);
+/*
+ * AllGather's bound from node 0 against the rest of the cards merged into
+ * one that holds their blocks from the start (swai-mteg-nodes.c): ceil(T)
+ * slots of that relaxation's best packing, for a topology whose own
+ * packing LP is too large; 0 for one node, an LP too large, or CLP's
+ * failure.
+ */
+int swai_mteg_node_bound(const struct swai_mteg *m, uint32_t chunks);
 
 /*
  * Ours: the @ntrees trees at @hops (room each, @nhops, in the order their

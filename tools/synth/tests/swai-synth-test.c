@@ -647,6 +647,62 @@ static void test_fanout(void)
 	swai_topo_free(&t);
 }
 
+/*
+ * Nodes alike (swai-mteg-nodes.c), on AMD x 2 in chunks of 512 KiB (2.6 us
+ * a slot): each source's block goes once into the other chassis, to its
+ * counterpart, and every card of both is reached from it; the relaxation
+ * with the other chassis merged bounds the AllGather at 74 slots where the
+ * cuts give 69; one chassis has neither.
+ */
+static void test_nodes(void)
+{
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+	double *x;
+	int cut;
+
+	CHECK_EQ(swai_topo_load(&t, "amdx2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 512 << 10, 256, 0, why, sizeof(why)), 0);
+	x = calloc((size_t)m.ncards * (size_t)m.nedges, sizeof(*x));
+	CHECK_EQ(swai_mteg_pack_nodes(&m, 4, x), 0);
+	for (int src = 0; src < m.ncards; src++) {
+		const double *xs = &x[(size_t)src * (size_t)m.nedges];
+		int crossings = 0;
+
+		for (int e = 0; e < m.nedges; e++) {
+			if (m.node_of[m.e[e].u] == m.node_of[m.e[e].v] || xs[e] == 0)
+				continue;
+			crossings++;
+			CHECK_EQ(m.e[e].u, src);
+			CHECK_EQ(m.e[e].v, (src + 16) % 32);
+			CHECK(xs[e] == 1);
+		}
+		CHECK_EQ(crossings, 1);
+		for (int v = 0; v < m.ncards; v++) {
+			double in = 0;
+
+			for (int k = m.in_off[v]; k < m.in_off[v + 1]; k++)
+				in += xs[m.in[k]];
+			CHECK(v == src || in > 1 - 1e-6);
+		}
+	}
+	free(x);
+	cut = swai_mteg_cut_bound(&m, SWAI_COLL_ALLGATHER, 0, 4);
+	CHECK_EQ(cut, 69);
+	CHECK_EQ(swai_mteg_node_bound(&m, 4), 74);
+	CHECK_EQ(swai_mteg_lower_bound(&m, SWAI_COLL_ALLGATHER, 0, 4), 74);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+
+	CHECK_EQ(swai_topo_load(&t, "amd", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 64, 0, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_pack_nodes(&m, 4, NULL), -ENOTSUP);
+	CHECK_EQ(swai_mteg_node_bound(&m, 4), 0);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+}
+
 static const struct tap_test tests[] = {
 	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
@@ -660,6 +716,8 @@ static const struct tap_test tests[] = {
 	{ "packing LP: DGX-1's cut, quotas followed and dropped, too large refused; a plan timed "
 	  "again and rerouted", test_pack },
 	{ "fan-out cap through a switch: a star without it, a relay with it", test_fanout },
+	{ "nodes alike: AMD x 2's blocks cross once, to their counterparts; its merged-chassis "
+	  "bound 74 slots over the cuts' 69", test_nodes },
 	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
 	  test_milp_optimum },
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
