@@ -647,6 +647,14 @@ static void test_fanout(void)
 	swai_topo_free(&t);
 }
 
+/* Two nodes of 3 and 2 cards, every card on one switch. */
+static const char *uneven =
+	"{\"swai_topology\": 1, \"name\": \"uneven\","
+	" \"nodes\": [{\"name\": \"a\", \"cards\": 3}, {\"name\": \"b\", \"cards\": 2}],"
+	" \"switches\": [{\"name\": \"sw\", \"latency_ns\": 0}],"
+	" \"link_defaults\": {\"mbps\": 50000, \"latency_ns\": 700},"
+	" \"links\": [{\"star\": \"sw\", \"members\": [\"a.*\", \"b.*\"]}]}";
+
 /*
  * Nodes alike (swai-mteg-nodes.c), on AMD x 2 in chunks of 512 KiB (2.6 us
  * a slot): each source's block goes once into the other chassis, to its
@@ -701,6 +709,41 @@ static void test_nodes(void)
 	CHECK_EQ(swai_mteg_node_bound(&m, 4), 0);
 	swai_mteg_free(&m);
 	swai_topo_free(&t);
+
+	/*
+	 * Nodes of 3 and 2 cards on one switch: not alike, so no quotas; the
+	 * relaxation still bounds a plan (the 2 blocks from outside come in
+	 * over node 0's 3 ports) and no plan beats it.
+	 */
+	CHECK_EQ(swai_topo_parse(&t, uneven, why, sizeof(why)), 0);
+	{
+		struct swai_mteg_plan pl;
+		struct swai_mteg_result res;
+		int nb;
+
+		CHECK_EQ(swai_mteg_plan(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 4, 0, 0, &pl, &res,
+					why, sizeof(why)), 0);
+		CHECK_EQ(swai_mteg_pack_nodes(&pl.m, 4, NULL), -ENOTSUP);
+		nb = swai_mteg_node_bound(&pl.m, 4);
+		CHECK(nb > 0 && nb <= res.slots);
+		swai_mteg_plan_free(&pl);
+	}
+	swai_topo_free(&t);
+
+	/* NDv2 x 3: the bound is a bound (the cuts are tight there) */
+	CHECK_EQ(swai_topo_load_nodes(&t, "ndv2x2", 3, why, sizeof(why)), 0);
+	{
+		struct swai_mteg_plan pl;
+		struct swai_mteg_result res;
+		int nb;
+
+		CHECK_EQ(swai_mteg_plan(&t, SWAI_COLL_ALLGATHER, 0, 1 << 20, 1, 0, 0, &pl, &res,
+					why, sizeof(why)), 0);
+		nb = swai_mteg_node_bound(&pl.m, 1);
+		CHECK(nb > 0 && nb <= res.slots);
+		swai_mteg_plan_free(&pl);
+	}
+	swai_topo_free(&t);
 }
 
 static const struct tap_test tests[] = {
@@ -716,8 +759,9 @@ static const struct tap_test tests[] = {
 	{ "packing LP: DGX-1's cut, quotas followed and dropped, too large refused; a plan timed "
 	  "again and rerouted", test_pack },
 	{ "fan-out cap through a switch: a star without it, a relay with it", test_fanout },
-	{ "nodes alike: AMD x 2's blocks cross once, to their counterparts; its merged-chassis "
-	  "bound 74 slots over the cuts' 69", test_nodes },
+	{ "nodes: AMD x 2's blocks cross once, to their counterparts; its merged-chassis bound 74 "
+	  "slots over the cuts' 69; uneven nodes and NDv2 x 3 bounded, never above a plan",
+	  test_nodes },
 	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
 	  test_milp_optimum },
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
