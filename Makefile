@@ -328,11 +328,12 @@ $(B)/bin/swai-smi: $(call objs,obj,tools/smi/swai-smi.c) $(B)/obj/lib/libswaicar
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(DRM_LIBS) -lm
 
-# make figures: the seeds' cluster figures -- 000, 001, 002 by swccl-sim (build/figures/sim),
-# 003's by swccl-synth (build/figures/synth): markdown tables beside the seeds' numbers and
-# PNGs, made again only when the tool, its script or a topology changes (about 3.5 minutes).
+# make figures: the seeds' cluster figures -- 000, 001, 002 and 003's schedules replayed by
+# swccl-sim (build/figures/sim), 003's by swccl-synth (build/figures/synth): markdown tables
+# beside the seeds' numbers and PNGs, made again only when a tool, its script or a topology
+# changes (about 4 minutes).
 figures: $(B)/figures/sim/.done $(B)/figures/synth/.done
-$(B)/figures/sim/.done: $(B)/bin/swccl-sim tools/sim/sim-figures.sh \
+$(B)/figures/sim/.done: $(B)/bin/swccl-sim $(B)/bin/swccl-synth tools/sim/sim-figures.sh \
 		$(wildcard tools/cluster/topologies/*.json)
 	tools/sim/sim-figures.sh $(B)/figures/sim
 	@touch $@

@@ -13,6 +13,9 @@
 #               AllReduce of 8..96 B, the jump past a descriptor's 48 B
 #   seed002-*   AllToAll on 2..64 nodes x 4 (seed002-8x4's node), DIRECT
 #               against PLANE: messages and bytes between nodes, time
+#   seed003-*   the synthesizer's AllGather schedules (swccl-synth) on NDv2,
+#               DGX-2 and AMD x 2..10 chassis replayed beside RING (where
+#               the cards' links can carry it) and the synthesizer's bound
 set -eu
 out=${1:?usage: sim-figures.sh OUTDIR}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -111,4 +114,38 @@ jq -sr '
 	    "\($r.DIRECT.internode_msgs / $r.PLANE.internode_msgs) | \($r.PLANE.internode_bytes) | " +
 	    "\($r.DIRECT.time_us) | \($r.PLANE.time_us) |") | .[]' \
 	"$out/seed002-alltoall.json" >"$out/seed002-alltoall.md"
+# --- seed 003 ----------------------------------------------------------------
+# The synthesizer's AllGather schedules (swccl-synth, one chunk a block and
+# --chunks auto) replayed on SimGrid beside RING and the synthesizer's bound.
+synth=$top/build/bin/swccl-synth
+row003() {	# label chassis chunks topology-args...
+	local label=$1 k=$2 c=$3 f="$out/seed003-$1-$2-$3.json" syn sim ring
+	shift 3
+	syn=$("$synth" "$@" --size 64M --chunks "$c" --model --json -o "$f")
+	sim=$("$b" "$@" -c allgather --in "$f" --size 64M --json)
+	ring=$("$b" "$@" -c allgather -a RING --size 64M --json 2>/dev/null || echo null)
+	jq -nc --arg l "$label" --argjson k "$k" --argjson syn "$syn" --argjson sim "$sim" \
+		--argjson ring "$ring" '{label: $l, chassis: $k, syn: $syn, sim: $sim, ring: $ring}'
+	rm -f "$f"
+}
+{
+	for k in 2 3 4 6 8 10; do
+		row003 ndv2 $k 1 -t ndv2x2 --nodes $k
+		row003 ndv2 $k auto -t ndv2x2 --nodes $k
+	done
+	row003 dgx2 2 1 -t dgx2x2
+	row003 dgx2 2 auto -t dgx2x2
+	for k in 2 3 4; do
+		row003 amd $k 1 -t amdx2 --nodes $k
+		row003 amd $k auto -t amdx2 --nodes $k
+	done
+	row003 amd 10 1 -t amdx2 --nodes 10	# --chunks auto takes minutes here
+} >"$out/seed003-synth.json"
+jq -sr '
+	["| topology | chassis | ranks | chunks | synthesizer us | its bound us | cost model us | " +
+	 "simulated us | RING simulated us | sim wall s |", "|---|---|---|---|---|---|---|---|---|---|"] +
+	map("| \(.label) | \(.chassis) | \(.syn.ranks) | \(.syn.chunks) | \(.syn.completion_us) | " +
+	    "\(.syn.lower_bound_us) | \(.syn.model_us // "-") | \(.sim.time_us) | " +
+	    "\(if .ring then .ring.time_us else "cannot run" end) | \(.sim.sim_wall_s) |") | .[]' \
+	"$out/seed003-synth.json" >"$out/seed003-synth.md"
 echo "tables and plots in $out"
