@@ -277,6 +277,12 @@ synth_cli() {
 	echo "# $out"
 	t "DGX-1 at 64 MiB, 16 chunks (packing, list timing, reroute) within 5 % of its bound" \
 		'echo "$out" | jq -e ".completion_us <= 1.05 * .lower_bound_us" >/dev/null'
+	out=$("$b" -t amd --size 64M --chunks 16 -o "$top/build/synth-amd-16.json" --json)
+	echo "# $out"
+	t "AMD at 64 MiB, 16 chunks (packing, reroute, iterated search) within 5 % of its bound, the same plan twice" \
+		'echo "$out" | jq -e ".completion_us <= 1.05 * .lower_bound_us" >/dev/null &&
+		 "$b" -t amd --size 64M --chunks 16 -o "$top/build/synth-amd-16b.json" >/dev/null &&
+		 cmp -s "$top/build/synth-amd-16.json" "$top/build/synth-amd-16b.json"'
 	out=$("$b" -t amdx2 --size 64M --chunks 16 -o "$top/build/synth-amdx2-16.json" --json)
 	echo "# $out"
 	t "AMD x 2 at 64 MiB, 16 chunks (one chassis's packing on each) within 15 % of its merged-chassis bound" \

@@ -16,6 +16,10 @@
  * The trees tried are those that end within @depth slots of the last.  The
  * pass ends when each of them has been tried once since the last move, or
  * after @max_tries.
+ *
+ * The reroute stops where no late tree can move alone.  The kick
+ * (swai_mteg_kick) moves trees that are not late, at random, for the
+ * caller to reroute from there: an iterated local search.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -157,5 +161,45 @@ out:
     free(was);
     free(arrive);
     free(ends);
+    return ret;
+}
+
+int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
+                   int *nhops, uint32_t chunks, int k, uint64_t *seed, int *slots)
+{
+    int *pick = malloc(((size_t)k + 1) * sizeof(*pick));
+    int *arrive = malloc((size_t)m->ncards * sizeof(*arrive)), ret = 0, n = 0;
+    bool *out = calloc((size_t)ntrees + 1, sizeof(*out));
+
+    if (!pick || !arrive || !out) {
+        ret = -ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < k; i++) {
+        int t;
+
+        /* Knuth's MMIX constants; the high bits, the good ones */
+        *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+        t = (int)((*seed >> 33) % (uint64_t)ntrees);
+        if (!out[t] && nhops[t]) {
+            out[t] = true;
+            pick[n++] = t;
+            swai_mteg_take_trees(m, 1, room, &hops[(size_t)t * room], &nhops[t], false);
+        }
+    }
+    for (int i = 0; !ret && i < n; i++) {
+        ret = swai_mteg_tree_ea(m, pick[i] / (int)chunks, &hops[(size_t)pick[i] * room],
+                                &nhops[pick[i]], arrive);
+    }
+    *slots = 0;
+    for (int i = 0; !ret && i < ntrees; i++) {
+        int end = tree_end(m, &hops[(size_t)i * room], nhops[i]);
+
+        *slots = end > *slots ? end : *slots;
+    }
+out:
+    free(pick);
+    free(arrive);
+    free(out);
     return ret;
 }

@@ -80,6 +80,12 @@ struct swai_mteg_edge {
  * reverse-tree argument).
  */
 #define SWAI_MTEG_TRANSPOSE 4u
+/*
+ * SWAI_MTEG_QUICK: ours without its iterated local search (the last pass,
+ * swai-mtegcca.c), for a first look: --chunks auto compares the chunk
+ * counts so, then searches from the best.
+ */
+#define SWAI_MTEG_QUICK 8u
 
 struct swai_mteg {
     int ncards, H;              /* slots 0 .. H */
@@ -274,6 +280,17 @@ int swai_mteg_retime(struct swai_mteg *m, int ntrees, size_t room, struct swai_m
  */
 int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
                       int *nhops, int *slots, int depth, int max_tries);
+/*
+ * Ours: the kick of an iterated local search over AllGather's trees (as
+ * for swai_mteg_reroute): @k trees drawn at random by @seed (a step of a
+ * linear congruential generator each; a tree drawn twice counts once)
+ * ripped up, then planned again by swai_mteg_tree_ea in the order drawn,
+ * on @m; tree i is source i / @chunks's.  *slots: the plan's end after.
+ * 0, -ENOSPC (a tree found no room in H: the plan is incomplete, the
+ * caller restores it), -ENOMEM.
+ */
+int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
+                   int *nhops, uint32_t chunks, int k, uint64_t *seed, int *slots);
 
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */

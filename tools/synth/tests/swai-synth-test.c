@@ -576,6 +576,18 @@ static void test_pack(void)
 		CHECK_EQ(swai_mteg_reroute(&pl.m, pl.ntrees, pl.room, pl.hops, pl.nhops, &again,
 					   2, 1000), 0);
 		CHECK(again <= slots);
+		/* a kick plans 3 trees again: the seed moves on, every tree is whole */
+		{
+			uint64_t seed = 1, was = seed;
+			int kicked = 0;
+
+			CHECK_EQ(swai_mteg_kick(&pl.m, pl.ntrees, pl.room, pl.hops, pl.nhops, 4, 3,
+						&seed, &kicked), 0);
+			CHECK(seed != was && kicked > 0);
+			for (int i = 0; i < pl.ntrees; i++)
+				CHECK_EQ(pl.nhops[i], 7);
+			again = kicked;
+		}
 		for (int i = 0; i < pl.ntrees; i++) {
 			int held[8];
 
