@@ -234,9 +234,12 @@ static int polish(struct swai_mteg *m, struct plan_ctx *p, int *slots)
  * ends earlier, else the best plan is put back; until it meets @floor.
  * Polishing moves late trees one at a time and stops where none can move
  * alone; the kick moves the trees in their way.  The draws are a fixed
- * sequence: the same instance gives the same plan.  64 MiB, 16 chunks:
- * AMD 212.3 -> 205.8 us (bound 196.6; the last gain at round 92), DGX-2 x
- * 2 536.9 -> 525.3 (523.2), AMD x 2 218.2 -> 211.0 (194.0); 0.3-4 s.
+ * sequence: the same instance gives the same plan.  A round costs about a
+ * timing pass (hops x slots), so past KICK_WORK in all there are fewer
+ * rounds: AMD at 16 chunks gets 100 (2 million a pass), AMD x 2 and DGX-2
+ * x 2 12 (16 million).  64 MiB, 16 chunks: AMD 212.3 -> 205.8 us (bound
+ * 196.6; its last gain at round 92), DGX-2 x 2 536.9 -> 530.6 (523.2),
+ * AMD x 2 218.2 -> 211.7 (194.0), in 0.3-2 s.
  */
 #define KICK_ROUNDS 100
 #define KICK_WORK 2e8
@@ -250,12 +253,10 @@ static int search(struct swai_mteg *m, struct plan_ctx *p, int floor, int *slots
     uint64_t seed = 0x9e3779b97f4a7c15ull;  /* any fixed start */
     double work = 0;
 
-    /* a round costs about a timing pass: fewer rounds where that is large */
     for (size_t i = 0; i < ntrees; i++) {
         work += (double)p->nhops[i] * (m->H + 1);
     }
     rounds = work * KICK_ROUNDS > KICK_WORK ? (int)(KICK_WORK / work) : KICK_ROUNDS;
-
     if (!best || !bestn) {
         ret = -ENOMEM;
         goto out;
