@@ -59,6 +59,7 @@ static int edge_to(const struct swai_mteg *m, int u, int v)
 /*
  * Node 0 alone as an MTEG @sub (cards renumbered 0..n-1 in @m's order,
  * which is @place's), with the edges inside it: all swai_mteg_pack reads.
+ * Free it with swai_mteg_free.
  */
 static int node_zero(const struct swai_mteg *m, const bool *between, const int *place,
                      int n, struct swai_mteg *sub)
@@ -67,9 +68,7 @@ static int node_zero(const struct swai_mteg *m, const bool *between, const int *
     sub->ncards = n;
     sub->nres = m->nres;
     sub->e = malloc((size_t)m->nedges * sizeof(*sub->e));
-    sub->in_off = calloc((size_t)n + 1, sizeof(*sub->in_off));
-    sub->in = malloc((size_t)m->nedges * sizeof(*sub->in));
-    if (!sub->e || !sub->in_off || !sub->in) {
+    if (!sub->e) {
         return -ENOMEM;
     }
     for (int e = 0; e < m->nedges; e++) {
@@ -79,33 +78,9 @@ static int node_zero(const struct swai_mteg *m, const bool *between, const int *
             x.u = place[x.u];
             x.v = place[x.v];
             sub->e[sub->nedges++] = x;
-            sub->in_off[x.v + 1]++;
         }
     }
-    for (int v = 0; v < n; v++) {
-        sub->in_off[v + 1] += sub->in_off[v];
-    }
-    {
-        int *at = calloc((size_t)n, sizeof(*at));
-
-        if (!at) {
-            return -ENOMEM;
-        }
-        for (int e = 0; e < sub->nedges; e++) {
-            int v = sub->e[e].v;
-
-            sub->in[sub->in_off[v] + at[v]++] = e;
-        }
-        free(at);
-    }
-    return 0;
-}
-
-static void sub_free(struct swai_mteg *sub)
-{
-    free(sub->e);
-    free(sub->in_off);
-    free(sub->in);
+    return swai_mteg_index(sub);
 }
 
 /*
@@ -189,7 +164,7 @@ int swai_mteg_pack_nodes(const struct swai_mteg *m, uint32_t chunks, double *x)
         }
     }
 out:
-    sub_free(&sub);
+    swai_mteg_free(&sub);
     free(xs);
     free(between);
     free(card);
@@ -224,27 +199,42 @@ static bool known(const struct swai_mteg_edge *e, int n, const struct swai_mteg_
     return false;
 }
 
+/* Does @x go as cheaply through X (card @n) over two of the edges @e[0..nx) to and from it? */
+static bool through_x(const struct swai_mteg_edge *e, int nx, int n,
+                      const struct swai_mteg_edge *x)
+{
+    for (int a = 0; a < nx; a++) {
+        if (e[a].u != x->u || e[a].v != n || !within(&e[a], x)) {
+            continue;
+        }
+        for (int b = 0; b < nx; b++) {
+            if (e[b].u == n && e[b].v == x->v && within(&e[b], x)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /*
  * Node 0 with every other card merged into one, X (card @n of @sub): an
  * edge with an end outside becomes one to or from X, with only its hops on
  * links that every edge using them has an end in node 0 (the rest are
  * inside X, and free); an edge inside node 0 that goes as cheaply through
  * X -- AMD's route between two cards over the top switch -- is left out.
- * Every plan on @m is one on @sub with no link busier.
+ * Every plan on @m is one on @sub with no link busier.  Free @sub with
+ * swai_mteg_free.
  */
 static int merged(const struct swai_mteg *m, const int *place, int n, struct swai_mteg *sub)
 {
-    int E = m->nedges, ret = 0;
+    int E = m->nedges, ret = 0, nx = 0;
     bool *outer = calloc((size_t)m->nres + 1, sizeof(*outer));
-    int *at = calloc((size_t)n + 2, sizeof(*at));
 
     memset(sub, 0, sizeof(*sub));
     sub->ncards = n + 1;
     sub->nres = m->nres;
     sub->e = malloc((size_t)E * sizeof(*sub->e));
-    sub->in_off = calloc((size_t)n + 2, sizeof(*sub->in_off));
-    sub->in = malloc((size_t)E * sizeof(*sub->in));
-    if (!outer || !at || !sub->e || !sub->in_off || !sub->in) {
+    if (!outer || !sub->e) {
         ret = -ENOMEM;
         goto out;
     }
@@ -273,37 +263,18 @@ static int merged(const struct swai_mteg *m, const int *place, int n, struct swa
                 }
             }
             x.nhops = k;
-            if (pass == 1) {
-                bool through_x = false;
-
-                for (int a = 0; !through_x && a < sub->nedges; a++) {
-                    for (int b = 0; !through_x && b < sub->nedges; b++) {
-                        through_x = sub->e[a].u == x.u && sub->e[a].v == n &&
-                                    sub->e[b].u == n && sub->e[b].v == x.v &&
-                                    within(&sub->e[a], &x) && within(&sub->e[b], &x);
-                    }
-                }
-                if (through_x) {
-                    continue;
-                }
+            if (pass == 1 && through_x(sub->e, nx, n, &x)) {
+                continue;
             }
             if (!known(sub->e, sub->nedges, &x)) {     /* kept with no hops left: free */
                 sub->e[sub->nedges++] = x;
-                sub->in_off[x.v + 1]++;
             }
         }
+        nx = pass ? nx : sub->nedges;
     }
-    for (int v = 0; v <= n; v++) {
-        sub->in_off[v + 1] += sub->in_off[v];
-    }
-    for (int e = 0; e < sub->nedges; e++) {
-        int v = sub->e[e].v;
-
-        sub->in[sub->in_off[v] + at[v]++] = e;
-    }
+    ret = swai_mteg_index(sub);
 out:
     free(outer);
-    free(at);
     return ret;
 }
 
@@ -333,7 +304,7 @@ int swai_mteg_node_bound(const struct swai_mteg *m, uint32_t chunks)
         weight[n] = N - n;  /* X's blocks move alike: one source, N - n blocks */
         ret = swai_mteg_pack_weighted(&sub, chunks, weight, NULL, &T);
     }
-    sub_free(&sub);
+    swai_mteg_free(&sub);
     free(weight);
     free(card);
     free(place);

@@ -115,31 +115,41 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
     return 0;
 }
 
-/* Edges out of each card, as in_off/in are the edges into it. */
-static int out_edges(struct swai_mteg *m, char *why, size_t n)
+/*
+ * @off[ncards + 1] and @idx[nedges] (allocated): the edges by their card
+ * -- its u (@by_u) or its v -- a counting sort, in edge order.
+ */
+static int by_card(const struct swai_mteg *m, bool by_u, int **off, int **idx)
 {
     size_t N = (size_t)m->ncards;
     int *fill = calloc(N + 1, sizeof(*fill));
 
-    m->out_off = calloc(N + 1, sizeof(*m->out_off));
-    m->out = malloc(((size_t)m->nedges + 1) * sizeof(*m->out));
-    if (!fill || !m->out_off || !m->out) {
+    *off = calloc(N + 1, sizeof(**off));
+    *idx = malloc(((size_t)m->nedges + 1) * sizeof(**idx));
+    if (!fill || !*off || !*idx) {
         free(fill);
-        swai_mteg_free(m);
-        snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
     for (int i = 0; i < m->nedges; i++) {
-        m->out_off[m->e[i].u + 1]++;
+        (*off)[(by_u ? m->e[i].u : m->e[i].v) + 1]++;
     }
     for (size_t c = 0; c < N; c++) {
-        m->out_off[c + 1] += m->out_off[c];
+        (*off)[c + 1] += (*off)[c];
     }
     for (int i = 0; i < m->nedges; i++) {
-        m->out[m->out_off[m->e[i].u] + fill[m->e[i].u]++] = i;
+        int c = by_u ? m->e[i].u : m->e[i].v;
+
+        (*idx)[(*off)[c] + fill[c]++] = i;
     }
     free(fill);
     return 0;
+}
+
+int swai_mteg_index(struct swai_mteg *m)
+{
+    int ret = by_card(m, false, &m->in_off, &m->in);
+
+    return ret ? ret : by_card(m, true, &m->out_off, &m->out);
 }
 
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
@@ -167,12 +177,11 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         m->tau_ps = 1;
     }
     m->e = malloc((N * N + 1) * sizeof(*m->e));
-    m->in_off = calloc(N + 1, sizeof(*m->in_off));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
     m->skip = calloc((size_t)m->nres * (size_t)(H + 2), sizeof(*m->skip));
     m->nnodes = t->nnodes;
     m->node_of = calloc(N + 1, sizeof(*m->node_of));
-    if (!m->e || !m->in_off || !m->taken || !m->skip || !m->node_of) {
+    if (!m->e || !m->taken || !m->skip || !m->node_of) {
         swai_mteg_free(m);
         snprintf(why, n, "out of memory");
         return -ENOMEM;
@@ -190,28 +199,12 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     for (int c = 0; c < t->ncards; c++) {
         m->node_of[c] = t->devs[t->card_dev[c]].node;
     }
-    for (int i = 0; i < m->nedges; i++) {
-        m->in_off[m->e[i].v + 1]++;
+    if (swai_mteg_index(m)) {
+        swai_mteg_free(m);
+        snprintf(why, n, "out of memory");
+        return -ENOMEM;
     }
-    for (size_t c = 0; c < N; c++) {
-        m->in_off[c + 1] += m->in_off[c];
-    }
-    m->in = malloc(((size_t)m->nedges + 1) * sizeof(*m->in));
-    {
-        int *fill = calloc(N + 1, sizeof(*fill));
-
-        if (!m->in || !fill) {
-            free(fill);
-            swai_mteg_free(m);
-            snprintf(why, n, "out of memory");
-            return -ENOMEM;
-        }
-        for (int i = 0; i < m->nedges; i++) {
-            m->in[m->in_off[m->e[i].v] + fill[m->e[i].v]++] = i;
-        }
-        free(fill);
-    }
-    return out_edges(m, why, n);
+    return 0;
 }
 
 /*

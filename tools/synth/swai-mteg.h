@@ -126,6 +126,12 @@ struct swai_mteg_hop {
 int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                     uint64_t chunk_bytes, int H, unsigned flags, char *why, size_t n);
 void swai_mteg_free(struct swai_mteg *m);
+/*
+ * @m's in_off/in and out_off/out (allocated; swai_mteg_free frees them)
+ * from its edges e[0 .. nedges): what a graph built by hand needs, as
+ * swai_mteg_build's does.  0 or -ENOMEM.
+ */
+int swai_mteg_index(struct swai_mteg *m);
 
 /*
  * One chunk's TM tree from @src at slot 0 to every other card, on the

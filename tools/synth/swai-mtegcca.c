@@ -155,6 +155,18 @@ static int retime(struct swai_mteg *m, const struct plan_ctx *p, int *slots)
                             p->nhops, slots);
 }
 
+/* A plan kept aside (@hops, @nhops in @p's layout) back in @p and on @m. */
+static void put_back(struct swai_mteg *m, struct plan_ctx *p, const struct swai_mteg_hop *hops,
+                     const int *nhops)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
+
+    memcpy(p->hops, hops, ntrees * room * sizeof(*hops));
+    memcpy(p->nhops, nhops, ntrees * sizeof(*nhops));
+    swai_mteg_clear(m);
+    swai_mteg_take_trees(m, (int)ntrees, room, p->hops, p->nhops, true);
+}
+
 /*
  * Ours: every tree planned again under @quota (may be NULL) and the fan-out
  * cap @fanout (0: none), timed again, and kept if it ends before *slots;
@@ -192,11 +204,7 @@ static int try_plan(struct swai_mteg *m, struct plan_ctx *p, const int *quota, i
         *slots = tried;
     } else if (ret != -ENOMEM) {
         /* the plan so far ends no later (or this one did not fit in H) */
-        memcpy(p->hops, hops, nh * sizeof(*hops));
-        memcpy(p->nhops, nhops, ntrees * sizeof(*nhops));
-        swai_mteg_clear(m);
-        swai_mteg_take_trees(m, (int)ntrees, swai_mteg_room(p->coll, m->ncards), p->hops,
-                             p->nhops, true);
+        put_back(m, p, hops, nhops);
         ret = 0;
     }
 out:
@@ -279,10 +287,7 @@ static int search(struct swai_mteg *m, struct plan_ctx *p, int floor, int *slots
             memcpy(best, p->hops, nh * sizeof(*best));
             memcpy(bestn, p->nhops, ntrees * sizeof(*bestn));
         } else if (!ret) {
-            memcpy(p->hops, best, nh * sizeof(*best));
-            memcpy(p->nhops, bestn, ntrees * sizeof(*bestn));
-            swai_mteg_clear(m);
-            swai_mteg_take_trees(m, (int)ntrees, room, p->hops, p->nhops, true);
+            put_back(m, p, best, bestn);
         }
     }
 out:
