@@ -86,6 +86,8 @@ struct swai_mteg_edge {
  * counts so, then searches from the best.
  */
 #define SWAI_MTEG_QUICK 8u
+/* Within this many hundredths of its bound a plan is not searched further. */
+#define SWAI_MTEG_NEAR_PCT 1
 
 struct swai_mteg {
     int ncards, H;              /* slots 0 .. H */

@@ -361,7 +361,7 @@ static int improve(struct swai_mteg *m, struct plan_ctx *p, int *slots)
 
         /* within 1 % of its bound a plan is near enough: NDv2 x 10 would spend seconds */
         floor = pack > floor ? pack : floor;
-        ret = search(m, p, floor + floor / 100, slots);
+        ret = search(m, p, floor + floor * SWAI_MTEG_NEAR_PCT / 100, slots);
     }
     return ret;
 }

@@ -161,7 +161,8 @@ static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint6
 	 * The best count planned again and searched (the same plan first:
 	 * never worse), unless within 1 % of its bound, where the search stops.
 	 */
-	if (!ret && !(flags & SWAI_MTEG_TM) && res->completion_us > 1.01 * res->lower_bound_us &&
+	if (!ret && !(flags & SWAI_MTEG_TM) && res->completion_us >
+	    (1 + SWAI_MTEG_NEAR_PCT / 100.0) * res->lower_bound_us &&
 	    !swai_mteg_synth(t, coll, root, block, *chunks, H, flags, &try, &r, why, n)) {
 		bound_s += r.bound_s;
 		if (r.completion_us <= res->completion_us) {
