@@ -337,6 +337,16 @@ synth_cli() {
 	echo "# $out"
 	t "AllToAll on AMD at 64 MiB within 3 % of its bound (paths timed again and rerouted)" \
 		'echo "$out" | jq -e ".completion_us <= 1.03 * .lower_bound_us" >/dev/null'
+	out=$("$b" -t dgx1 --size 4M --chunks auto --card -o "$top/build/synth-card.json" --json)
+	echo "# $out"
+	t "--card: dgx1 in the card's slots -- the launch and steps in, one chunk a send -- verifies, above the GPUs' slots" \
+		'echo "$out" | jq -e ".completion_us >= .lower_bound_us and .lower_bound_us > 25" \
+		   >/dev/null && "$s" verify --in "$top/build/synth-card.json" | grep -q correct &&
+		 "$b" -t dgx1 --size 4M --chunks auto --json |
+		   jq -e ".completion_us < $(echo "$out" | jq .lower_bound_us)" >/dev/null'
+	out=$("$b" -t dgx1 -c reducescatter --card 2>&1); rc=$?
+	t "--card on a reduction is refused (exit 2), naming what it plans" \
+		'[ $rc -eq 2 ] && echo "$out" | grep -q "allgather, broadcast or alltoall"'
 	out=$("$b" -c alltoall --tm 2>&1); rc=$?
 	t "--tm on AllToAll is refused (exit 2): seed 003's MTEGCCA is of broadcasts" \
 		'[ $rc -eq 2 ] && echo "$out" | grep -q "of broadcasts"'
@@ -531,8 +541,19 @@ dgx1_check() {
 		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks 2 -o /tmp/dgx1-a2a.json --json &&
 		 swccl-bench alltoall --cards 8 -b 64K -e 4M -f 8 -a /tmp/dgx1-a2a.json --verify \
 			$run &&
+		 echo card-mode-rows &&
+		 for sz in 1M 4M; do
+			swccl-synth -t dgx1 --size \$sz --chunks auto --card -o /tmp/card.json --json &&
+			SWCCL_SCHED_FILE=/tmp/card.json swccl-bench allgather --cards 8 -b \$sz \
+				-e \$sz -a FILE $run || exit 1; done &&
+		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks auto --card -o /tmp/card-a2a.json \
+			--json &&
+		 swccl-bench alltoall --cards 8 -b 1M -e 1M -a /tmp/card-a2a.json --verify $run &&
 		 ! swccl-bench alltoall --cards 8 -b 64K -e 64K -a DIRECT $run 2>&1")
-	rows=$(echo "$log" | grep '^{"kind":"row"')
+	# the rows of schedules synthesized in GPUs' slots, then in the card's (--card)
+	rows=$(echo "$log" | sed '/^card-mode-rows$/q' | grep '^{"kind":"row"')
+	crows=$(echo "$log" | sed '1,/^card-mode-rows$/d' | grep '^{"kind":"row"')
+	csyn=$(echo "$log" | sed '1,/^card-mode-rows$/d' | grep '^{"kind":"synth"')
 	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
 	# the same schedules on the host (swccl-synth is deterministic), on SimGrid
 	sim=$("$b" -t dgx1 -c allgather --size 1M --chunks 2 -o "$top/build/dgx1-ag.json" \
@@ -573,6 +594,20 @@ dgx1_check() {
 			    all(.[]; ((.sim - \$s.sim) - (.emu - \$s.emu) | fabs) < 0.01)))" >/dev/null'
 	t "emulator vs simulator: every row within 20 us (the fixed costs of a call)" \
 		'echo "$both" | jq -se "all(.[]; (.sim - .emu | fabs) < 20)" >/dev/null'
+	jq -nc --slurpfile s <(echo "$csyn") --slurpfile r <(echo "$crows") \
+		'[$s, $r] | transpose[] | {coll: .[1].coll, bytes: .[1].bytes, chunks: .[0].chunks,
+		 predicted: .[0].completion_us, card: .[1].time_us, wrong: .[1].wrong}' |
+		sed 's/^/# --card: /'
+	t "--card: the synthesizer's completion is the cards' modeled time within 10 % (AllGather at 1 and 4 MiB, AllToAll at 1 MiB), 0 wrong" \
+		'jq -ne --slurpfile s <(echo "$csyn") --slurpfile r <(echo "$crows") \
+		   "(\$s | length) == 3 and (\$r | length) == 3 and ([\$s, \$r] | transpose |
+		    all(.[]; (.[1].time_us - .[0].completion_us | fabs) <= 0.1 * .[0].completion_us
+			and .[1].wrong == 0))" >/dev/null'
+	t "--card: its AllGather at 4 MiB runs faster on the cards than the one planned in GPUs' slots" \
+		'old=$(echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allgather\" and
+		   .bytes == 4194304)) | select(length == 1) | .[0].time_us") &&
+		 echo "$crows" | jq -se "map(select(.coll == \"allgather\" and .bytes == 4194304)) |
+		   length == 1 and .[0].time_us < $old" >/dev/null'
 	echo "1..$n"
 }
 

@@ -76,10 +76,10 @@ static long *all_pairs(const struct swai_mteg *m, bool volume)
     return d;
 }
 
-/* An edge's last hop: where a chunk enters the card it goes to. */
+/* An edge's last link's hop: where a chunk enters the card it goes to. */
 static int last(const struct swai_mteg_edge *e)
 {
-    return e->nhops - 1;
+    return e->nlinks - 1;
 }
 
 /*

@@ -79,7 +79,7 @@ static bool allowed(const struct swai_mteg *m, int e, const struct grow *g, bool
     if (g->q >= 0 && m->left[(size_t)g->q * (size_t)m->nedges + (size_t)e] <= 0) {
         return false;
     }
-    return !capped || !g->cap || m->e[e].nhops < 2 || g->fan[m->e[e].u] < g->cap;
+    return !capped || !g->cap || m->e[e].nlinks < 2 || g->fan[m->e[e].u] < g->cap;
 }
 
 /* @c improved by edge @e from a card holding the chunk at @held? */
@@ -186,7 +186,7 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
         if (m->left) {
             m->left[(size_t)src * (size_t)m->nedges + (size_t)c[best].e]--;
         }
-        g.fan[m->e[c[best].e].u] += m->e[c[best].e].nhops > 1;
+        g.fan[m->e[c[best].e].u] += m->e[c[best].e].nlinks > 1;
         arrive[best] = c[best].at;
         g.reached[m->node_of[best]] = true;
         u = best;

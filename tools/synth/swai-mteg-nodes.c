@@ -125,7 +125,7 @@ int swai_mteg_pack_nodes(const struct swai_mteg *m, uint32_t chunks, double *x)
     }
     ret = K < 2 ? -ENOTSUP : places(m, card, place, &n);
     for (int e = 0; !ret && e < E; e++) {
-        for (int h = 0; m->node_of[m->e[e].u] != m->node_of[m->e[e].v] && h < m->e[e].nhops;
+        for (int h = 0; m->node_of[m->e[e].u] != m->node_of[m->e[e].v] && h < m->e[e].nlinks;
              h++) {
             between[m->e[e].res[h]] = true;
         }
@@ -240,7 +240,7 @@ static int merged(const struct swai_mteg *m, const int *place, int n, struct swa
     }
     for (int e = 0; e < E; e++) {
         for (int h = 0; m->node_of[m->e[e].u] && m->node_of[m->e[e].v] && h < m->e[e].nhops;
-             h++) {
+             h++) {     /* links and (SWAI_MTEG_CARD) engines: X's are merged away */
             outer[m->e[e].res[h]] = true;
         }
     }
@@ -256,7 +256,8 @@ static int merged(const struct swai_mteg *m, const int *place, int n, struct swa
             }
             x.u = m->node_of[x.u] ? n : place[x.u];
             x.v = m->node_of[x.v] ? n : place[x.v];
-            for (int h = 0; h < x.nhops; h++) {
+            for (int h = 0, links = x.nlinks; h < x.nhops; h++) {
+                x.nlinks -= h < links && outer[x.res[h]];
                 if (!outer[x.res[h]]) {
                     x.res[k] = x.res[h];
                     x.bytes[k++] = x.bytes[h];

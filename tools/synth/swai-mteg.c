@@ -9,9 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swai-cost.h"
 #include "swai-mteg.h"
 
 #define INF 0x3fffffff
+
+/* SWAI_MTEG_CARD's costs, in slots: a COPY's issue, a WAIT's wake-up. */
+struct card_slots {
+    int step, wake;
+};
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
@@ -29,12 +35,14 @@ void swai_mteg_free(struct swai_mteg *m)
     free(m->skip);
     free(m->node_of);
     free(m->left);
+    free(m->hold);
     memset(m, 0, sizeof(*m));
 }
 
 /*
  * The slots one hop takes: delta = its link's latency and the switch it
- * enters, l = its bytes (ceil(maxB / B)); *bytes_slots gets l.
+ * enters, l = its bytes (ceil(maxB / B), in slots of a chunk at maxB; a
+ * @split of them: ceil(split x maxB / B)); *bytes_slots gets l.
  */
 static int hop_slots(const struct swai_topo *t, const struct swai_mteg *m, uint32_t maxb,
                      const struct swai_topo_hop *h, int *bytes_slots)
@@ -44,21 +52,44 @@ static int hop_slots(const struct swai_topo *t, const struct swai_mteg *m, uint3
     uint64_t lat = (uint64_t)l->latency_ns +
                    (t->devs[to].kind == SWAI_TOPO_SWITCH ? t->devs[to].latency_ns : 0);
 
-    *bytes_slots = (int)ceil_div(maxb, l->mbps);
+    *bytes_slots = (int)ceil_div((uint64_t)m->split * maxb, l->mbps);
     return (int)ceil_div(lat * 1000, m->tau_ps) + *bytes_slots;
 }
 
-/* Edge u -> v along @r's hops; 0 or -E2BIG. */
+/*
+ * SWAI_MTEG_CARD (swai-mteg.h): the COPY is issued before the links take
+ * the chunk, u's engine is held from the issue until the chunk has landed,
+ * and v has it a wake-up later.  Resource swai_topo_nresources() + u is
+ * u's engine.
+ */
+static void add_card_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
+                           const struct card_slots *cs)
+{
+    int k = e->nhops++;
+
+    for (int h = 0; h < e->nlinks; h++) {
+        e->at[h] += cs->step;
+    }
+    e->res[k] = m->nres - m->ncards + e->u;
+    e->at[k] = 0;
+    e->busy[k] = cs->step + e->L;
+    e->bytes[k] = e->busy[k];
+    e->L += cs->step + cs->wake;
+}
+
+/* Edge u -> v along @r's hops (@cs: SWAI_MTEG_CARD's, or NULL); 0 or -E2BIG. */
 static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb, int u, int v,
-                    const struct swai_topo_route *r, unsigned flags)
+                    const struct swai_topo_route *r, unsigned flags,
+                    const struct card_slots *cs)
 {
     struct swai_mteg_edge *e = &m->e[m->nedges];
 
-    if (r->nhops > SWAI_MTEG_MAX_HOPS) {
+    if (r->nhops + (cs ? 1 : 0) > SWAI_MTEG_MAX_HOPS) {
         return -E2BIG;
     }
     *e = (struct swai_mteg_edge){ .u = u, .v = v, .mbps = r->mbps,
-                                  .latency_ns = r->latency_ns, .nhops = r->nhops };
+                                  .latency_ns = r->latency_ns, .nhops = r->nhops,
+                                  .nlinks = r->nhops };
     for (int k = 0; k < r->nhops; k++) {
         int bytes_slots;
 
@@ -76,13 +107,16 @@ static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t max
             e->at[k] = e->L - e->at[k] - e->busy[k];
         }
     }
+    if (cs) {
+        add_card_costs(m, e, cs);
+    }
     m->nedges++;
     return 0;
 }
 
 /* Every pair of cards a link or a route through switches joins, as edges. */
 static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb,
-                     unsigned flags, char *why, size_t n)
+                     unsigned flags, const struct card_slots *cs, char *why, size_t n)
 {
     for (int u = 0; u < t->ncards; u++) {
         for (int v = 0; v < t->ncards; v++) {
@@ -103,11 +137,11 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
                               SWAI_TOPO_SWITCH;
             }
             /* direct links, or cards behind switches only (not a card relay) */
-            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, from, to, &r, flags) : 0;
+            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, from, to, &r, flags, cs) : 0;
             swai_topo_route_free(&r);
             if (ret) {
                 snprintf(why, n, "the route from card %d to %d has more than %d hops", u, v,
-                         SWAI_MTEG_MAX_HOPS);
+                         SWAI_MTEG_MAX_HOPS - (cs ? 1 : 0));
                 return ret;
             }
         }
@@ -156,6 +190,7 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                     uint64_t chunk_bytes, int H, unsigned flags, char *why, size_t n)
 {
     size_t N = (size_t)t->ncards;
+    struct card_slots cs;
     uint32_t maxb = 0;
     int ret;
 
@@ -165,16 +200,41 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                  (unsigned long long)chunk_bytes);
         return -EINVAL;
     }
+    if ((flags & SWAI_MTEG_CARD) && (flags & (SWAI_MTEG_TRANSPOSE | SWAI_MTEG_SEED))) {
+        snprintf(why, n, "the card's slots are of sends (allgather, broadcast, alltoall), "
+                 "by bytes (not the seed's rule)");
+        return -EINVAL;
+    }
     for (int l = 0; l < t->nlinks; l++) {
         maxb = t->links[l].mbps > maxb ? t->links[l].mbps : maxb;
     }
     m->ncards = t->ncards;
     m->H = H;
-    m->nres = swai_topo_nresources(t);
+    m->nres = swai_topo_nresources(t) + (flags & SWAI_MTEG_CARD ? t->ncards : 0);
     /* tau = mu / max B */
     m->tau_ps = swai_timing_ps(chunk_bytes, maxb ? maxb : 1);
     if (!m->tau_ps) {
         m->tau_ps = 1;
+    }
+    m->split = 1;
+    if (flags & SWAI_MTEG_CARD) {
+        struct swai_timing_props p;
+        struct swai_insn wait = { .op = SWAI_OP_WAIT };
+        uint64_t wake;
+
+        swai_timing_props_init(&p);     /* the card's defaults, as swai-vm's cards */
+        /*
+         * A slot of at most a wake-up: tau split in as many, so that the
+         * card's costs (a wake-up is the least) are not rounded up to a
+         * chunk's time each -- at 4 MiB on dgx1 a 5 us step and a 1 us
+         * wake-up would cost 21 us each.
+         */
+        wake = swai_cost_wake_ps(&p, &wait);
+        m->split = wake ? (int)ceil_div(m->tau_ps, wake) : 1;
+        m->tau_ps = ceil_div(m->tau_ps, (uint64_t)m->split);
+        cs.step = (int)ceil_div(swai_cost_issue_ps(&p, SWAI_OP_COPY), m->tau_ps);
+        cs.wake = (int)ceil_div(swai_cost_wake_ps(&p, &wait), m->tau_ps);
+        m->fixed_ps = swai_cost_launch_ps(&p);
     }
     m->e = malloc((N * N + 1) * sizeof(*m->e));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
@@ -186,7 +246,7 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    ret = add_edges(t, m, maxb, flags, why, n);
+    ret = add_edges(t, m, maxb, flags, flags & SWAI_MTEG_CARD ? &cs : NULL, why, n);
     if (!ret && !m->nedges) {
         snprintf(why, n, "%s joins no two cards", t->name);
         ret = -EINVAL;
@@ -277,10 +337,39 @@ int swai_mteg_trim(struct swai_mteg *m, int H)
     return 0;
 }
 
+/* The engines' holds (SWAI_MTEG_CARD) taken again. */
+static void take_holds(struct swai_mteg *m)
+{
+    for (int c = 0; m->hold && c < m->ncards; c++) {
+        int r = m->nres - m->ncards + c;
+
+        memset(&m->taken[(size_t)r * (size_t)(m->H + 1)], 1, (size_t)m->hold[c]);
+    }
+}
+
 void swai_mteg_clear(struct swai_mteg *m)
 {
     memset(m->taken, 0, (size_t)m->nres * (size_t)(m->H + 1));
     memset(m->skip, 0, (size_t)m->nres * (size_t)(m->H + 2) * sizeof(*m->skip));
+    take_holds(m);
+}
+
+int swai_mteg_hold_copy(struct swai_mteg *m, int card, uint64_t bytes)
+{
+    struct swai_timing_props p;
+    uint64_t ps;
+
+    swai_timing_props_init(&p);
+    ps = swai_cost_issue_ps(&p, SWAI_OP_COPY) + swai_timing_ps(bytes, p.local_mbps);
+    if (!m->hold && !(m->hold = calloc((size_t)m->ncards, sizeof(*m->hold)))) {
+        return -ENOMEM;
+    }
+    m->hold[card] = (int)ceil_div(ps, m->tau_ps);
+    if (m->hold[card] > m->H) {
+        return -ENOSPC;
+    }
+    take_holds(m);
+    return 0;
 }
 
 bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)

@@ -49,7 +49,8 @@ struct swai_mteg_edge {
     int L;                      /* slots a chunk takes */
     uint32_t mbps;              /* the narrowest hop */
     uint64_t latency_ns;        /* links and switches on the way */
-    int nhops;
+    int nhops;                  /* resources held: its links' hops, then (--card) u's engine */
+    int nlinks;                 /* of them, the links' hops: res[0 .. nlinks) */
     int res[SWAI_MTEG_MAX_HOPS];    /* swai_topo_resource() of each hop */
     int at[SWAI_MTEG_MAX_HOPS];     /* its first slot, counted from the start */
     int busy[SWAI_MTEG_MAX_HOPS];   /* the slots it holds its link */
@@ -86,6 +87,18 @@ struct swai_mteg_edge {
  * counts so, then searches from the best.
  */
 #define SWAI_MTEG_QUICK 8u
+/*
+ * SWAI_MTEG_CARD: the slots of the card the schedule runs on (libswccl's
+ * lowering, the card's timing model, swai-cost.h), not TE-CCL's GPUs: a
+ * rank is one core group, whose send is a COPY -- issued (t-step), then
+ * the core group waits for its bytes to land -- so a card sends one chunk
+ * at a time: every edge out of u also holds u's engine, a resource of its
+ * own, from the COPY's issue to its landing; the chunk is at v a wake-up
+ * (t-barrier) after that; and every call starts with a job's launch.
+ * AllGather, Broadcast and AllToAll (ReduceScatter's reduction steps are
+ * not in the slots).
+ */
+#define SWAI_MTEG_CARD  16u
 /* Within this many hundredths of its bound a plan is not searched further. */
 #define SWAI_MTEG_NEAR_PCT 1
 
@@ -113,6 +126,10 @@ struct swai_mteg {
      */
     int fanout;
     double pack_slots;          /* swai_mteg_pack's T once solved on this MTEG, else 0 */
+    uint64_t fixed_ps;          /* before slot 0 (SWAI_MTEG_CARD: the launch), else 0 */
+    int *hold;                  /* [card]: SWAI_MTEG_CARD's engine held from slot 0, or NULL */
+    int split;                  /* slots a chunk takes on the fastest link: 1, or
+                                   (SWAI_MTEG_CARD) enough that one is a wake-up at most */
 };
 
 /* One hop of a tree: edge @e leaves its card at slot @t. */
@@ -194,8 +211,18 @@ int swai_mteg_edge_next(struct swai_mteg *m, const struct swai_mteg_edge *e, int
  * it (the MILP's).  0, -EINVAL (@H not in 1..H), -ENOMEM (@m unchanged).
  */
 int swai_mteg_trim(struct swai_mteg *m, int H);
-/* Every link free again in every slot (a new plan on the same MTEG). */
+/*
+ * Every link free again in every slot (a new plan on the same MTEG); the
+ * engines' holds (swai_mteg_hold_copy) stay.
+ */
 void swai_mteg_clear(struct swai_mteg *m);
+/*
+ * SWAI_MTEG_CARD: @card's engine first copies @bytes (its own block, from
+ * the input to the output, the schedule's first step there, which its
+ * sends wait for): held from slot 0 for the COPY's issue and its bytes
+ * through Local-HBM.  0, -ENOSPC (longer than H), -ENOMEM.
+ */
+int swai_mteg_hold_copy(struct swai_mteg *m, int card, uint64_t bytes);
 /* Mark (@on) or free every hop's link of @h in its slots. */
 void swai_mteg_take(struct swai_mteg *m, const struct swai_mteg_hop *h, bool on);
 /* The same for every hop of @ntrees trees at @hops (room each, @nhops). */

@@ -379,6 +379,12 @@ static int plan(const struct swai_topo *t, struct plan_ctx *p, uint64_t chunk_by
         return -ENOMEM;
     }
     ret = swai_mteg_build(m, t, chunk_bytes, H, p->flags, why, n);
+    /* on the card, a source's sends wait for its own block's copy (swai-mteg.h) */
+    for (int c = 0; !ret && (p->flags & SWAI_MTEG_CARD) && c < m->ncards; c++) {
+        if (p->coll != SWAI_COLL_BROADCAST || c == p->root) {
+            ret = swai_mteg_hold_copy(m, c, chunk_bytes * p->chunks);
+        }
+    }
     first_order(p, order);
     if (!ret) {
         ret = place(m, p, order, slots);
@@ -503,9 +509,11 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
     }
     res->H = p->m.H;
     res->slots = slots;
-    res->completion_us = (double)slots * (double)p->m.tau_ps / 1e6;
-    res->lower_bound_us = (double)bound_slots(&p->m, coll, root, chunks, slots, &res->bound_s) *
-                          (double)p->m.tau_ps / 1e6;
+    /* every plan on the card starts with its launch: the bound's too */
+    res->completion_us = ((double)slots * (double)p->m.tau_ps + (double)p->m.fixed_ps) / 1e6;
+    res->lower_bound_us = ((double)bound_slots(&p->m, coll, root, chunks, slots,
+                                               &res->bound_s) * (double)p->m.tau_ps +
+                           (double)p->m.fixed_ps) / 1e6;
     return 0;
 }
 

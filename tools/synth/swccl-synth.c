@@ -5,7 +5,7 @@
  * Documentation/cluster.md §10):
  *
  *   swccl-synth -t ndv2 -c allgather --size 1M [--chunks C] [--slots H] [--json]
- *               [-o FILE.json] [--msccl FILE.xml] [--model] [--milp[=SECONDS]]
+ *               [-o FILE.json] [--msccl FILE.xml] [--card] [--model] [--milp[=SECONDS]]
  *   swccl-synth -t ndv2x2 --nodes 4 ...   (NDv2 x 4: node 0's pattern, 4 times)
  *
  * Prints what the synthesizer took (solve_s), the completion time its
@@ -15,7 +15,9 @@
  * --milp, seed 003's MILP solved by CBC on the heuristic's slots, from its
  * trees (swai-milp.h): the optimum, or the best CBC reached in the time
  * limit, and the heuristic's gap to it; -o/--msccl then write the MILP's
- * schedule.  A schedule is verified before it is written.
+ * schedule.  With --card, in the emulated card's slots (SWAI_MTEG_CARD):
+ * its completion is then what the cards take.  A schedule is verified
+ * before it is written.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -40,7 +42,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " PROG " [-t TOPOLOGY] [-c COLL] [--size S] [-r ROOT]\n"
 		"                   [--chunks C] [--slots H] [-o FILE.json] [--msccl FILE.xml]\n"
-		"                   [--model] [--milp[=SECONDS]] [--json]\n"
+		"                   [--card] [--model] [--milp[=SECONDS]] [--json]\n"
 		"  -t, --topology T   a topology file or preset (default ndv2)\n"
 		"      --preset P     the same as -t P\n"
 		"      --chassis K    K chassis of preset P: P's \"x2\" preset (its chassis and the\n"
@@ -66,6 +68,11 @@ static void usage(FILE *f)
 		"      --tm           seed 003's MTEGCCA exactly (Takahashi-Matsuyama trees, one\n"
 		"                     source after another); default ours, MTEG-EA: earliest-\n"
 		"                     arrival trees, sources interleaved, late trees promoted\n"
+		"      --card         in the emulated card's slots (swccl-bench -g 1, one core\n"
+		"                     group a rank): a card sends one chunk at a time, each a\n"
+		"                     COPY's issue (t-step) to its landing, a wake-up after,\n"
+		"                     and a job's launch first -- the card's default timing\n"
+		"                     (allgather, broadcast, alltoall)\n"
 		"      --model        the schedule cost model's time, and RING's beside it\n"
 		"                     (AllToAll: DIRECT's)\n"
 		"      --milp[=S]     seed 003's MILP by CBC on the heuristic's slots, from its\n"
@@ -290,6 +297,7 @@ int main(int argc, char **argv)
 		{ "chassis", required_argument, NULL, 'K' },
 		{ "seed-rule", no_argument, NULL, 'S' },
 		{ "tm", no_argument, NULL, 'T' },
+		{ "card", no_argument, NULL, 'D' },
 		{ "model", no_argument, NULL, 'm' },
 		{ "milp", optional_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
@@ -330,6 +338,7 @@ int main(int argc, char **argv)
 			break;
 		case 'S': flags |= SWAI_MTEG_SEED; break;
 		case 'T': flags |= SWAI_MTEG_TM; break;
+		case 'D': flags |= SWAI_MTEG_CARD; break;
 		case 'j': json = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -356,6 +365,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": --milp: seed 003's model is of broadcasts (allgather, "
 			"broadcast); %s is planned by %s only\n", coll_name,
 			coll == SWAI_COLL_ALLTOALL ? "its demands' paths" : "the reverse-tree argument");
+		return 2;
+	}
+	if ((flags & SWAI_MTEG_CARD) && (flags & SWAI_MTEG_SEED || milp ||
+					 coll == SWAI_COLL_REDUCESCATTER ||
+					 coll == SWAI_COLL_ALLREDUCE)) {
+		fprintf(stderr, PROG ": --card plans the card's sends: allgather, broadcast or "
+			"alltoall, by bytes (without --seed-rule or --milp)\n");
 		return 2;
 	}
 	if (chassis && nodes) {

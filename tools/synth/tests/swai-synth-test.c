@@ -763,6 +763,85 @@ static void test_nodes(void)
 	swai_topo_free(&t);
 }
 
+/*
+ * --card (SWAI_MTEG_CARD): line3's edges also hold their sender's engine
+ * from the COPY's issue to the landing, a slot is at most a wake-up, the
+ * launch is before slot 0; on dgx1 every card's own copy comes first, a
+ * card sends one chunk at a time, and the schedules verify.
+ */
+static void test_card(void)
+{
+	static const enum swai_coll colls[] = {
+		SWAI_COLL_ALLGATHER, SWAI_COLL_BROADCAST, SWAI_COLL_ALLTOALL
+	};
+	struct swai_timing_props p;
+	struct swai_mteg_result res, plain;
+	struct swai_mteg_plan pl;
+	struct swai_sched s;
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	swai_timing_props_init(&p);
+	CHECK_EQ(swai_topo_parse(&t, line3, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 4096, SWAI_MTEG_CARD, why, sizeof(why)), 0);
+	CHECK_EQ(m.nres, swai_topo_nresources(&t) + 3);
+	CHECK(m.tau_ps <= swai_timing_ns_to_ps(p.t_barrier_ns));
+	CHECK_EQ(m.fixed_ps, swai_timing_ns_to_ps(p.t_launch_ns));
+	for (int i = 0; i < m.nedges; i++) {
+		const struct swai_mteg_edge *e = &m.e[i];
+		int k = e->nhops - 1;
+
+		CHECK_EQ(e->nlinks, 1);
+		CHECK_EQ(e->nhops, 2);
+		CHECK_EQ(e->res[k], m.nres - 3 + e->u);
+		CHECK_EQ(e->at[k], 0);
+		/* the link after the step; the engine to the landing; the wake-up after */
+		CHECK((uint64_t)e->at[0] * m.tau_ps >= swai_timing_ns_to_ps(p.t_step_ns));
+		CHECK_EQ(e->busy[k], e->at[0] + e->busy[0]);
+		CHECK(e->L > e->busy[k]);
+	}
+	swai_mteg_free(&m);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 64, SWAI_MTEG_CARD | SWAI_MTEG_TRANSPOSE, why,
+				 sizeof(why)), -EINVAL);
+	swai_topo_free(&t);
+
+	CHECK_EQ(swai_topo_load(&t, "dgx1", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_plan(&t, SWAI_COLL_ALLGATHER, 0, 128 << 10, 1, 0, SWAI_MTEG_CARD, &pl,
+				&res, why, sizeof(why)), 0);
+	check_hops(&pl.m, SWAI_COLL_ALLGATHER, pl.hops, pl.nhops);
+	CHECK(pl.m.hold != NULL);
+	for (int i = 0; pl.m.hold && i < pl.ntrees; i++)
+		for (int j = 0; j < pl.nhops[i]; j++) {
+			const struct swai_mteg_hop *h = &pl.hops[(size_t)i * pl.room + (size_t)j];
+
+			CHECK(h->t >= pl.m.hold[pl.m.e[h->e].u]);
+		}
+	CHECK_EQ((int64_t)(res.completion_us * 1e6 + 0.5),
+		 (int64_t)((uint64_t)res.slots * pl.m.tau_ps + pl.m.fixed_ps));
+	CHECK(res.lower_bound_us * 1e6 >= (double)pl.m.fixed_ps);
+	swai_mteg_plan_free(&pl);
+	/* the card's costs only add to what GPUs' slots promise */
+	CHECK_EQ(swai_mteg_plan(&t, SWAI_COLL_ALLGATHER, 0, 128 << 10, 1, 0, 0, &pl, &plain, why,
+				sizeof(why)), 0);
+	CHECK(res.lower_bound_us > plain.completion_us);
+	swai_mteg_plan_free(&pl);
+	for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); c++) {
+		int ret = swai_mteg_synth(&t, colls[c], 2, 128 << 10, 2, 0, SWAI_MTEG_CARD, &s,
+					  &res, why, sizeof(why));
+
+		CHECK_EQ(ret, 0);
+		if (!ret) {
+			CHECK_EQ(swai_sched_verify(&s, why, sizeof(why)), 0);
+			swai_sched_free(&s);
+		}
+	}
+	CHECK_EQ(swai_mteg_synth(&t, SWAI_COLL_ALLREDUCE, 0, 128 << 10, 1, 0, SWAI_MTEG_CARD, &s,
+				 &res, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "sends") != NULL);
+	swai_topo_free(&t);
+}
+
 static const struct tap_test tests[] = {
 	{ "MTEG: slot length, slots per link, edges by card", test_mteg },
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
@@ -779,6 +858,8 @@ static const struct tap_test tests[] = {
 	{ "nodes: AMD x 2's blocks cross once, to their counterparts; its merged-chassis bound 74 "
 	  "slots over the cuts' 69; uneven nodes and NDv2 x 3 bounded, never above a plan",
 	  test_nodes },
+	{ "--card: a send holds its card's engine, slots of at most a wake-up, the launch first; "
+	  "on dgx1 the copy first, one send at a time, schedules verify", test_card },
 	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
 	  test_milp_optimum },
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
