@@ -3,8 +3,9 @@
 # an AllReduce and an AllToAll (relayed: DIRECT cannot run there) for TE-CCL's DGX1 (ours, beside the seed's MTEGCCA and the
 # MILP's optimum for a Broadcast); eight emulated cards wired as dgx1 run
 # them from the files beside HD, every element checked; the simulator
-# replays the same schedules as the cards run them (swccl-sim --card); then
-# the synthesizer on NDv2 x 2..10 chassis.  The rows go to BUILD/synth.json.
+# replays the same schedules as the cards run them (swccl-sim --card); an
+# AllGather planned in the card's slots (--card), its prediction beside the
+# cards' time; then the synthesizer on NDv2 x 2..10 chassis.  The rows go to BUILD/synth.json.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
@@ -47,6 +48,15 @@ jq -rs 'group_by([.coll, .algo, .bytes]) | map(select(length == 2) |
 	(map(select(.predicted_us)) | .[0]) as $e | (map(select(.predicted_us | not)) | .[0]) as $s |
 	"\($e.coll)\t\($e.bytes)\t\($e.algo)\t\($e.time_us)\t\($s.time_us)\t\($e.wrong)") | .[]' \
 	"$out" "$out.sim" | column -t
+
+echo "# --card: the AllGather planned in the card's slots (one send at a time), its prediction"
+echo "# beside the cards' time at 4 MiB"
+"$b" -t dgx1 --size 4M --chunks auto --card -o "$build/synth-dgx1-card.json"
+SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --cards 8 --topology dgx1 --hbm-mb 64 \
+	--add "$build/synth-dgx1-card.json" --timeout 900 -- sh -c "
+	SWCCL_SCHED_FILE=$build/synth-dgx1-card.json swccl-bench allgather --cards 8 -b 4M \
+		-e 4M -a FILE $run" |
+	grep '^{"kind":"row"' | jq -r '"on the cards: \(.time_us) us, \(.wrong) wrong"'
 
 echo "# swccl-synth on NDv2 x k chassis, 64 MiB AllGather: ours, its bound, the seed's MTEGCCA"
 for k in 2 4 10; do
