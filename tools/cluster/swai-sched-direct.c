@@ -3,7 +3,7 @@
  * swai-sched-direct.c - which receives a sender may write straight into
  * their destination (swai-sched.h, swai_sched_direct): libswccl's lowering
  * skips their copy out of the landing slot (collectives/swccl_lower.c), and
- * swccl-sim --card charges them so (tools/sim/swai-sim-card.c).
+ * swccl-sim --card charges them so (swai-sched-card.c).
  */
 #include <stdlib.h>
 

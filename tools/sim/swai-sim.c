@@ -31,6 +31,7 @@
 #include <simgrid/mailbox.h>
 
 #include "swai-board.h"
+#include "swai-sched-card.h"
 #include "swai-sched-cost.h"
 #include "swai-sim.h"
 #include "swai-sim-act.h"
@@ -79,7 +80,7 @@ struct way {
 
 /*
  * A rank's steps as acts (above): costs from the cost model, or as a core
- * group runs them under --card (swai-sim-card.c); a step's dependencies on
+ * group runs them under --card (swai-sched-card.h); a step's dependencies on
  * sends as positions in issue order (only a send can be in flight).
  */
 static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *from,
@@ -115,10 +116,10 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
         if (run.as_card) {
             bool direct = run.direct[r][order[k]];
 
-            a->pre_ps = swai_sim_card_before_ps(&run.p, st);
-            a->post_ps = swai_sim_card_after_ps(&run.p, st, direct, false, a->bytes,
+            a->pre_ps = swai_sched_card_before_ps(&run.p, st);
+            a->post_ps = swai_sched_card_after_ps(&run.p, st, direct, false, a->bytes,
                                                 SWAI_CG_LDM_DEFAULT);
-            a->woken_ps = swai_sim_card_after_ps(&run.p, st, direct, true, a->bytes,
+            a->woken_ps = swai_sched_card_after_ps(&run.p, st, direct, true, a->bytes,
                                                  SWAI_CG_LDM_DEFAULT);
         } else if (!send) {
             a->post_ps = swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p);
@@ -297,7 +298,7 @@ static void rank_main(int argc, char **argv)
     free(way);
     sg_barrier_wait(run.ready);
     if (run.as_card) {
-        sg_actor_sleep_for(ps_s(swai_sim_card_launch_ps(&run.p)));
+        sg_actor_sleep_for(ps_s(swai_sched_card_launch_ps(&run.p)));
     }
     if (run.bare) {
         bare_main(&pg);

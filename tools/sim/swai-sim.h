@@ -43,7 +43,7 @@ struct swai_sim_in {
     const struct swai_timing_props *card;   /* NULL: the card's defaults */
     uint64_t bytes;             /* the data the schedule's chunks cut */
     const int *rank_card;       /* rank -> card; NULL: rank r on card r */
-    bool as_card;               /* each rank as a card's core group runs it (swai-sim-card.c) */
+    bool as_card;               /* each rank as a card's core group runs it (swai-sched-card.h) */
     bool bare;                  /* the baseline: the same transfers as plainly as SimGrid's
                                  * C API allows, for its wall time alone (out->us is not
                                  * the schedule's: a rank waits for its sends) */
@@ -61,16 +61,5 @@ struct swai_sim_out {
  */
 int swai_sim_run(const struct swai_sim_in *in, struct swai_sim_out *out,
                  char *why, size_t n);
-
-/*
- * A rank as one core group of a card runs its lowered program
- * (swai-sim-card.c): what a step takes on it before its message leaves
- * (a SEND's COPY), after its message arrived (or alone, a local step),
- * and the job's launch, from the card's timing model.
- */
-uint64_t swai_sim_card_before_ps(const struct swai_timing_props *p, const struct swai_step *st);
-uint64_t swai_sim_card_after_ps(const struct swai_timing_props *p, const struct swai_step *st,
-                                bool direct, bool slept, uint64_t bytes, uint64_t ldm);
-uint64_t swai_sim_card_launch_ps(const struct swai_timing_props *p);
 
 #endif /* SWAI_SIM_H */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swai-cost.h"
 #include "swai-mteg.h"
+#include "swai-sched-card.h"
 
 #define INF 0x3fffffff
 
@@ -22,6 +22,12 @@ struct card_slots {
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
     return (a + b - 1) / b;
+}
+
+/* SWAI_MTEG_CARD: card @c's engine, the resource after the topology's. */
+static int engine_res(const struct swai_mteg *m, int c)
+{
+    return m->nres - m->ncards + c;
 }
 
 void swai_mteg_free(struct swai_mteg *m)
@@ -59,8 +65,7 @@ static int hop_slots(const struct swai_topo *t, const struct swai_mteg *m, uint3
 /*
  * SWAI_MTEG_CARD (swai-mteg.h): the COPY is issued before the links take
  * the chunk, u's engine is held from the issue until the chunk has landed,
- * and v has it a wake-up later.  Resource swai_topo_nresources() + u is
- * u's engine.
+ * and v has it a wake-up later.
  */
 static void add_card_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
                            const struct card_slots *cs)
@@ -70,7 +75,7 @@ static void add_card_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
     for (int h = 0; h < e->nlinks; h++) {
         e->at[h] += cs->step;
     }
-    e->res[k] = m->nres - m->ncards + e->u;
+    e->res[k] = engine_res(m, e->u);
     e->at[k] = 0;
     e->busy[k] = cs->step + e->L;
     e->bytes[k] = e->busy[k];
@@ -218,23 +223,25 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     }
     m->split = 1;
     if (flags & SWAI_MTEG_CARD) {
+        /* the card's step costs (swai-sched-card.h), its default timing as swai-vm's cards */
+        const struct swai_step send = { .op = SWAI_STEP_SEND }, recv = { .op = SWAI_STEP_RECV };
         struct swai_timing_props p;
-        struct swai_insn wait = { .op = SWAI_OP_WAIT };
         uint64_t wake;
 
-        swai_timing_props_init(&p);     /* the card's defaults, as swai-vm's cards */
+        swai_timing_props_init(&p);
+        /* a receive written in place by its sender, after its wait slept */
+        wake = swai_sched_card_after_ps(&p, &recv, true, true, 0, 0);
         /*
          * A slot of at most a wake-up: tau split in as many, so that the
          * card's costs (a wake-up is the least) are not rounded up to a
          * chunk's time each -- at 4 MiB on dgx1 a 5 us step and a 1 us
          * wake-up would cost 21 us each.
          */
-        wake = swai_cost_wake_ps(&p, &wait);
         m->split = wake ? (int)ceil_div(m->tau_ps, wake) : 1;
         m->tau_ps = ceil_div(m->tau_ps, (uint64_t)m->split);
-        cs.step = (int)ceil_div(swai_cost_issue_ps(&p, SWAI_OP_COPY), m->tau_ps);
-        cs.wake = (int)ceil_div(swai_cost_wake_ps(&p, &wait), m->tau_ps);
-        m->fixed_ps = swai_cost_launch_ps(&p);
+        cs.step = (int)ceil_div(swai_sched_card_before_ps(&p, &send), m->tau_ps);
+        cs.wake = (int)ceil_div(wake, m->tau_ps);
+        m->fixed_ps = swai_sched_card_launch_ps(&p);
     }
     m->e = malloc((N * N + 1) * sizeof(*m->e));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);
@@ -341,9 +348,8 @@ int swai_mteg_trim(struct swai_mteg *m, int H)
 static void take_holds(struct swai_mteg *m)
 {
     for (int c = 0; m->hold && c < m->ncards; c++) {
-        int r = m->nres - m->ncards + c;
-
-        memset(&m->taken[(size_t)r * (size_t)(m->H + 1)], 1, (size_t)m->hold[c]);
+        memset(&m->taken[(size_t)engine_res(m, c) * (size_t)(m->H + 1)], 1,
+               (size_t)m->hold[c]);
     }
 }
 
@@ -356,11 +362,12 @@ void swai_mteg_clear(struct swai_mteg *m)
 
 int swai_mteg_hold_copy(struct swai_mteg *m, int card, uint64_t bytes)
 {
+    const struct swai_step copy = { .op = SWAI_STEP_COPY };
     struct swai_timing_props p;
     uint64_t ps;
 
     swai_timing_props_init(&p);
-    ps = swai_cost_issue_ps(&p, SWAI_OP_COPY) + swai_timing_ps(bytes, p.local_mbps);
+    ps = swai_sched_card_after_ps(&p, &copy, false, false, bytes, 0);
     if (!m->hold && !(m->hold = calloc((size_t)m->ncards, sizeof(*m->hold)))) {
         return -ENOMEM;
     }
@@ -368,7 +375,8 @@ int swai_mteg_hold_copy(struct swai_mteg *m, int card, uint64_t bytes)
     if (m->hold[card] > m->H) {
         return -ENOSPC;
     }
-    take_holds(m);
+    memset(&m->taken[(size_t)engine_res(m, card) * (size_t)(m->H + 1)], 1,
+           (size_t)m->hold[card]);
     return 0;
 }
 

@@ -89,7 +89,7 @@ struct swai_mteg_edge {
 #define SWAI_MTEG_QUICK 8u
 /*
  * SWAI_MTEG_CARD: the slots of the card the schedule runs on (libswccl's
- * lowering, the card's timing model, swai-cost.h), not TE-CCL's GPUs: a
+ * lowering, its steps' costs in swai-sched-card.h), not TE-CCL's GPUs: a
  * rank is one core group, whose send is a COPY -- issued (t-step), then
  * the core group waits for its bytes to land -- so a card sends one chunk
  * at a time: every edge out of u also holds u's engine, a resource of its

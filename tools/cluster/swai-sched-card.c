@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
- * swai-sim-card.c - a rank replayed as one core group of a card runs its
- * lowered program (collectives/swccl_lower.c), for swccl-sim --card: the
- * costs come from the card's one timing model (swai-timing.h), so the
- * simulator can be held against the emulator (swai-sim.h).
+ * swai-sched-card.c - what a schedule's step costs as one core group of a
+ * card runs its lowered program (collectives/swccl_lower.c), in closed
+ * form from the card's one timing model (swai-timing.h, swai-cost.h), for
+ * swccl-sim --card (so the simulator can be held against the emulator)
+ * and swccl-synth --card (its slots; swai-sched-card.h).
  *
  * The program a rank runs, step by step:
  *   SEND         a COPY over the fabric (t-step, then the bytes: the core
@@ -18,7 +19,7 @@
  * swccl-bench -g 1 has.
  */
 #include "swai-cost.h"
-#include "swai-sim.h"
+#include "swai-sched-card.h"
 
 /*
  * A DMA of @bytes between Local-HBM and LDM: issued, then its bytes at the
@@ -53,13 +54,13 @@ static uint64_t reduce(const struct swai_timing_props *p, uint64_t bytes, uint64
     return t;
 }
 
-uint64_t swai_sim_card_before_ps(const struct swai_timing_props *p, const struct swai_step *st)
+uint64_t swai_sched_card_before_ps(const struct swai_timing_props *p, const struct swai_step *st)
 {
     return st->op == SWAI_STEP_SEND ? swai_cost_issue_ps(p, SWAI_OP_COPY) : 0;
 }
 
-uint64_t swai_sim_card_after_ps(const struct swai_timing_props *p, const struct swai_step *st,
-                                bool direct, bool slept, uint64_t bytes, uint64_t ldm)
+uint64_t swai_sched_card_after_ps(const struct swai_timing_props *p, const struct swai_step *st,
+                                  bool direct, bool slept, uint64_t bytes, uint64_t ldm)
 {
     struct swai_insn wait = { .op = SWAI_OP_WAIT };
     uint64_t wake = slept ? swai_cost_wake_ps(p, &wait) : 0;
@@ -78,7 +79,7 @@ uint64_t swai_sim_card_after_ps(const struct swai_timing_props *p, const struct 
     }
 }
 
-uint64_t swai_sim_card_launch_ps(const struct swai_timing_props *p)
+uint64_t swai_sched_card_launch_ps(const struct swai_timing_props *p)
 {
     return swai_cost_launch_ps(p);
 }
