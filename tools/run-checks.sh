@@ -344,9 +344,17 @@ synth_cli() {
 		   >/dev/null && "$s" verify --in "$top/build/synth-card.json" | grep -q correct &&
 		 "$b" -t dgx1 --size 4M --chunks auto --json |
 		   jq -e ".completion_us < $(echo "$out" | jq .lower_bound_us)" >/dev/null'
-	out=$("$b" -t dgx1 -c reducescatter --card 2>&1); rc=$?
-	t "--card on a reduction is refused (exit 2), naming what it plans" \
-		'[ $rc -eq 2 ] && echo "$out" | grep -q "allgather, broadcast or alltoall"'
+	out=$("$b" -t dgx1 -c reducescatter --size 1M --card -o "$top/build/synth-card-rs.json" \
+		--json)
+	echo "# $out"
+	t "--card: a ReduceScatter in the card's slots (each partial sum reduced in before it goes on) verifies, its bound below it and above the GPUs' slots" \
+		'echo "$out" | jq -e ".completion_us >= .lower_bound_us and .lower_bound_us > 25" \
+		   >/dev/null && "$s" verify --in "$top/build/synth-card-rs.json" | grep -q correct &&
+		 "$b" -t dgx1 -c reducescatter --size 1M --json |
+		   jq -e ".completion_us < $(echo "$out" | jq .lower_bound_us)" >/dev/null'
+	out=$("$b" -t dgx1 --card --milp 2>&1); rc=$?
+	t "--card with --milp is refused (exit 2), saying why" \
+		'[ $rc -eq 2 ] && echo "$out" | grep -q "not with --seed-rule or --milp"'
 	out=$("$b" -c alltoall --tm 2>&1); rc=$?
 	t "--tm on AllToAll is refused (exit 2): seed 003's MTEGCCA is of broadcasts" \
 		'[ $rc -eq 2 ] && echo "$out" | grep -q "of broadcasts"'
@@ -549,6 +557,11 @@ dgx1_check() {
 		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks auto --card -o /tmp/card-a2a.json \
 			--json &&
 		 swccl-bench alltoall --cards 8 -b 1M -e 1M -a /tmp/card-a2a.json --verify $run &&
+		 for c in reducescatter allreduce; do
+			swccl-synth -t dgx1 -c \$c --size 1M --chunks auto --card -o /tmp/card.json \
+				--json &&
+			SWCCL_SCHED_FILE=/tmp/card.json swccl-bench \$c --cards 8 -b 1M -e 1M \
+				-d float -a FILE $run || exit 1; done &&
 		 ! swccl-bench alltoall --cards 8 -b 64K -e 64K -a DIRECT $run 2>&1")
 	# the rows of schedules synthesized in GPUs' slots, then in the card's (--card)
 	rows=$(echo "$log" | sed '/^card-mode-rows$/q' | grep '^{"kind":"row"')
@@ -598,9 +611,9 @@ dgx1_check() {
 		'[$s, $r] | transpose[] | {coll: .[1].coll, bytes: .[1].bytes, chunks: .[0].chunks,
 		 predicted: .[0].completion_us, card: .[1].time_us, wrong: .[1].wrong}' |
 		sed 's/^/# --card: /'
-	t "--card: the synthesizer's completion is the cards' modeled time within 10 % (AllGather at 1 and 4 MiB, AllToAll at 1 MiB), 0 wrong" \
+	t "--card: the synthesizer's completion is the cards' modeled time within 10 % (AllGather at 1 and 4 MiB, AllToAll, ReduceScatter and AllReduce at 1 MiB), 0 wrong" \
 		'jq -ne --slurpfile s <(echo "$csyn") --slurpfile r <(echo "$crows") \
-		   "(\$s | length) == 3 and (\$r | length) == 3 and ([\$s, \$r] | transpose |
+		   "(\$s | length) == 5 and (\$r | length) == 5 and ([\$s, \$r] | transpose |
 		    all(.[]; (.[1].time_us - .[0].completion_us | fabs) <= 0.1 * .[0].completion_us
 			and .[1].wrong == 0))" >/dev/null'
 	t "--card: its AllGather at 4 MiB runs faster on the cards than the one planned in GPUs' slots" \

@@ -4,8 +4,8 @@
 # MILP's optimum for a Broadcast); eight emulated cards wired as dgx1 run
 # them from the files beside HD, every element checked; the simulator
 # replays the same schedules as the cards run them (swccl-sim --card); an
-# AllGather planned in the card's slots (--card), its prediction beside the
-# cards' time; then the synthesizer on NDv2 x 2..10 chassis.  The rows go to BUILD/synth.json.
+# AllGather and an AllReduce planned in the card's slots (--card), their
+# predictions beside the cards' time; then the synthesizer on NDv2 x 2..10 chassis.  The rows go to BUILD/synth.json.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
@@ -49,14 +49,19 @@ jq -rs 'group_by([.coll, .algo, .bytes]) | map(select(length == 2) |
 	"\($e.coll)\t\($e.bytes)\t\($e.algo)\t\($e.time_us)\t\($s.time_us)\t\($e.wrong)") | .[]' \
 	"$out" "$out.sim" | column -t
 
-echo "# --card: the AllGather planned in the card's slots (one send at a time), its prediction"
-echo "# beside the cards' time at 4 MiB"
-"$b" -t dgx1 --size 4M --chunks auto --card -o "$build/synth-dgx1-card.json"
+echo "# --card: an AllGather and an AllReduce planned in the card's slots (one send at a"
+echo "# time, each partial sum reduced in), their predictions beside the cards' time at 4 MiB"
+for c in allgather allreduce; do
+	"$b" -t dgx1 -c $c --size 4M --chunks auto --card -o "$build/synth-dgx1-card-$c.json"
+done
 SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-vm" --cards 8 --topology dgx1 --hbm-mb 64 \
-	--add "$build/synth-dgx1-card.json" --timeout 900 -- sh -c "
-	SWCCL_SCHED_FILE=$build/synth-dgx1-card.json swccl-bench allgather --cards 8 -b 4M \
-		-e 4M -a FILE $run" |
-	grep '^{"kind":"row"' | jq -r '"on the cards: \(.time_us) us, \(.wrong) wrong"'
+	--add "$build/synth-dgx1-card-allgather.json" \
+	--add "$build/synth-dgx1-card-allreduce.json" --timeout 900 -- sh -c "
+	for c in allgather allreduce; do
+		SWCCL_SCHED_FILE=$build/synth-dgx1-card-\$c.json swccl-bench \$c --cards 8 -b 4M \
+			-e 4M -d float -a FILE $run || exit 1
+	done" |
+	grep '^{"kind":"row"' | jq -r '"\(.coll) on the cards: \(.time_us) us, \(.wrong) wrong"'
 
 echo "# swccl-synth on NDv2 x k chassis, 64 MiB AllGather: ours, its bound, the seed's MTEGCCA"
 for k in 2 4 10; do

@@ -3,8 +3,9 @@
  * swai-board.h - the board's size properties (datasheet §3): HBM per core
  * group, CPEs per core group and LDM per CPE, with their limits and
  * defaults.  QEMU's device (tools/qemu/swai-card.c) takes them as
- * properties; the simulator (tools/sim/) assumes the defaults, as it
- * assumes the timing defaults of swai-timing.h.
+ * properties; the simulator (tools/sim/) and the synthesizer's card slots
+ * (tools/synth/) assume the defaults, as they assume the timing defaults
+ * of swai-timing.h.
  */
 #ifndef SWAI_BOARD_H
 #define SWAI_BOARD_H

@@ -10,13 +10,19 @@
 #include <string.h>
 
 #include "swai-mteg.h"
+#include "swai-board.h"
 #include "swai-sched-card.h"
 
 #define INF 0x3fffffff
+/* SWAI_MTEG_CARD: slots in the shortest of the card's costs, a wake-up. */
+#define SWAI_MTEG_CARD_SLOTS_PER_WAKE 4
 
-/* SWAI_MTEG_CARD's costs, in slots: a COPY's issue, a WAIT's wake-up. */
+/*
+ * SWAI_MTEG_CARD's costs, in slots: a COPY's issue, a WAIT's wake-up and
+ * (SWAI_MTEG_TRANSPOSE) a RECV_REDUCE's wake-up and reduction of a chunk.
+ */
 struct card_slots {
-    int step, wake;
+    int step, wake, reduce;
 };
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -67,7 +73,7 @@ static int hop_slots(const struct swai_topo *t, const struct swai_mteg *m, uint3
  * the chunk, u's engine is held from the issue until the chunk has landed,
  * and v has it a wake-up later.
  */
-static void add_card_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
+static void add_send_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
                            const struct card_slots *cs)
 {
     int k = e->nhops++;
@@ -82,6 +88,34 @@ static void add_card_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
     e->L += cs->step + cs->wake;
 }
 
+/*
+ * SWAI_MTEG_CARD with SWAI_MTEG_TRANSPOSE: u -> v is v's partial sum sent
+ * to u, read backwards.  Forward in time v's engine issues the COPY and
+ * holds on until the sum has landed, then u wakes and reduces it in; so
+ * backwards u's engine is held first (the reduction), then the links,
+ * then v's engine over the links and the issue before them.
+ */
+static void add_reduce_costs(struct swai_mteg *m, struct swai_mteg_edge *e,
+                             const struct card_slots *cs)
+{
+    int links = e->L, k = e->nhops;
+
+    for (int h = 0; h < e->nlinks; h++) {
+        e->at[h] += cs->reduce;
+    }
+    e->res[k] = engine_res(m, e->u);
+    e->at[k] = 0;
+    e->busy[k] = cs->reduce;
+    e->res[k + 1] = engine_res(m, e->v);
+    e->at[k + 1] = cs->reduce;
+    e->busy[k + 1] = links + cs->step;
+    for (int h = k; h < k + 2; h++) {
+        e->bytes[h] = e->busy[h];
+    }
+    e->nhops += 2;
+    e->L += cs->reduce + cs->step;
+}
+
 /* Edge u -> v along @r's hops (@cs: SWAI_MTEG_CARD's, or NULL); 0 or -E2BIG. */
 static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t maxb, int u, int v,
                     const struct swai_topo_route *r, unsigned flags,
@@ -89,7 +123,9 @@ static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t max
 {
     struct swai_mteg_edge *e = &m->e[m->nedges];
 
-    if (r->nhops + (cs ? 1 : 0) > SWAI_MTEG_MAX_HOPS) {
+    /* SWAI_MTEG_CARD: the sender's engine, and backwards the receiver's too */
+    if (r->nhops + (cs ? 1 : 0) + (cs && (flags & SWAI_MTEG_TRANSPOSE) ? 1 : 0) >
+        SWAI_MTEG_MAX_HOPS) {
         return -E2BIG;
     }
     *e = (struct swai_mteg_edge){ .u = u, .v = v, .mbps = r->mbps,
@@ -112,8 +148,10 @@ static int add_edge(const struct swai_topo *t, struct swai_mteg *m, uint32_t max
             e->at[k] = e->L - e->at[k] - e->busy[k];
         }
     }
-    if (cs) {
-        add_card_costs(m, e, cs);
+    if (cs && (flags & SWAI_MTEG_TRANSPOSE)) {
+        add_reduce_costs(m, e, cs);
+    } else if (cs) {
+        add_send_costs(m, e, cs);
     }
     m->nedges++;
     return 0;
@@ -205,9 +243,8 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
                  (unsigned long long)chunk_bytes);
         return -EINVAL;
     }
-    if ((flags & SWAI_MTEG_CARD) && (flags & (SWAI_MTEG_TRANSPOSE | SWAI_MTEG_SEED))) {
-        snprintf(why, n, "the card's slots are of sends (allgather, broadcast, alltoall), "
-                 "by bytes (not the seed's rule)");
+    if ((flags & SWAI_MTEG_CARD) && (flags & SWAI_MTEG_SEED)) {
+        snprintf(why, n, "the card's slots are by bytes, not by the seed's rule");
         return -EINVAL;
     }
     for (int l = 0; l < t->nlinks; l++) {
@@ -224,7 +261,8 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
     m->split = 1;
     if (flags & SWAI_MTEG_CARD) {
         /* the card's step costs (swai-sched-card.h), its default timing as swai-vm's cards */
-        const struct swai_step send = { .op = SWAI_STEP_SEND }, recv = { .op = SWAI_STEP_RECV };
+        const struct swai_step send = { .op = SWAI_STEP_SEND }, recv = { .op = SWAI_STEP_RECV },
+                               fold = { .op = SWAI_STEP_RECV_REDUCE };
         struct swai_timing_props p;
         uint64_t wake;
 
@@ -232,16 +270,23 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         /* a receive written in place by its sender, after its wait slept */
         wake = swai_sched_card_after_ps(&p, &recv, true, true, 0, 0);
         /*
-         * A slot of at most a wake-up: tau split in as many, so that the
-         * card's costs (a wake-up is the least) are not rounded up to a
-         * chunk's time each -- at 4 MiB on dgx1 a 5 us step and a 1 us
-         * wake-up would cost 21 us each.
+         * A slot of at most a quarter of a wake-up: tau split in as many,
+         * so that the card's costs (a wake-up is the least) are not rounded
+         * up to a chunk's time each -- at 4 MiB on dgx1 a 5 us step and a
+         * 1 us wake-up would cost 21 us each.  A hop rounds three costs up
+         * (issue, bytes, wake-up or reduction); at a whole wake-up a slot
+         * that was ~10 % of a hop at 1 MiB, and the plans were worse for
+         * it (ReduceScatter at 4 MiB: 420 us on the cards against 341).
          */
-        m->split = wake ? (int)ceil_div(m->tau_ps, wake) : 1;
+        m->split = wake ? (int)ceil_div(m->tau_ps * SWAI_MTEG_CARD_SLOTS_PER_WAKE, wake) : 1;
         m->tau_ps = ceil_div(m->tau_ps, (uint64_t)m->split);
         cs.step = (int)ceil_div(swai_sched_card_before_ps(&p, &send), m->tau_ps);
         cs.wake = (int)ceil_div(wake, m->tau_ps);
+        /* a partial sum of a chunk, after a wait that slept, in the LDM of swccl-bench's -g 1 */
+        cs.reduce = (int)ceil_div(swai_sched_card_after_ps(&p, &fold, false, true, chunk_bytes,
+                                                           SWAI_CG_LDM_DEFAULT), m->tau_ps);
         m->fixed_ps = swai_sched_card_launch_ps(&p);
+        m->card = true;
     }
     m->e = malloc((N * N + 1) * sizeof(*m->e));
     m->taken = calloc((size_t)m->nres * (size_t)(H + 1), 1);

@@ -95,10 +95,17 @@ struct swai_mteg_edge {
  * at a time: every edge out of u also holds u's engine, a resource of its
  * own, from the COPY's issue to its landing; the chunk is at v a wake-up
  * (t-barrier) after that; and every call starts with a job's launch.
- * AllGather, Broadcast and AllToAll (ReduceScatter's reduction steps are
- * not in the slots).
+ * With SWAI_MTEG_TRANSPOSE (ReduceScatter, AllReduce's first half) the
+ * receiver's engine also wakes and reduces the partial sum in (a
+ * RECV_REDUCE of a chunk), before it can send its own sum on.
  */
 #define SWAI_MTEG_CARD  16u
+/*
+ * SWAI_MTEG_NO_COPY: the sources send their blocks from where the result
+ * keeps them (AllReduce's AllGather, after its ReduceScatter summed them
+ * in the output), so SWAI_MTEG_CARD holds no engine for an own copy.
+ */
+#define SWAI_MTEG_NO_COPY 32u
 /* Within this many hundredths of its bound a plan is not searched further. */
 #define SWAI_MTEG_NEAR_PCT 1
 
@@ -126,10 +133,12 @@ struct swai_mteg {
      */
     int fanout;
     double pack_slots;          /* swai_mteg_pack's T once solved on this MTEG, else 0 */
+    bool card;                  /* planned in the card's slots (SWAI_MTEG_CARD) */
     uint64_t fixed_ps;          /* before slot 0 (SWAI_MTEG_CARD: the launch), else 0 */
     int *hold;                  /* [card]: SWAI_MTEG_CARD's engine held from slot 0, or NULL */
     int split;                  /* slots a chunk takes on the fastest link: 1, or
-                                   (SWAI_MTEG_CARD) enough that one is a wake-up at most */
+                                   (SWAI_MTEG_CARD) enough that one is a quarter
+                                   of a wake-up at most */
 };
 
 /* One hop of a tree: edge @e leaves its card at slot @t. */

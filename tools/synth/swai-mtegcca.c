@@ -379,8 +379,13 @@ static int plan(const struct swai_topo *t, struct plan_ctx *p, uint64_t chunk_by
         return -ENOMEM;
     }
     ret = swai_mteg_build(m, t, chunk_bytes, H, p->flags, why, n);
-    /* on the card, a source's sends wait for its own block's copy (swai-mteg.h) */
-    for (int c = 0; !ret && (p->flags & SWAI_MTEG_CARD) && c < m->ncards; c++) {
+    /*
+     * On the card, a source's sends wait for its own block's copy
+     * (swai-mteg.h); a reduction's leaves send from the input, and
+     * AllReduce's second half from where its first left the sums.
+     */
+    for (int c = 0; !ret && (p->flags & SWAI_MTEG_CARD) &&
+         !(p->flags & (SWAI_MTEG_TRANSPOSE | SWAI_MTEG_NO_COPY)) && c < m->ncards; c++) {
         if (p->coll != SWAI_COLL_BROADCAST || c == p->root) {
             ret = swai_mteg_hold_copy(m, c, chunk_bytes * p->chunks);
         }
@@ -549,7 +554,8 @@ static int synth_reduce(const struct swai_topo *t, enum swai_coll coll, uint64_t
         return ret;
     }
     if (coll == SWAI_COLL_ALLREDUCE) {
-        ret = swai_mteg_plan(t, SWAI_COLL_ALLGATHER, 0, blk, chunks, H, flags, &ag, &r2, why, n);
+        ret = swai_mteg_plan(t, SWAI_COLL_ALLGATHER, 0, blk, chunks, H,
+                             flags | SWAI_MTEG_NO_COPY, &ag, &r2, why, n);
     }
     if (!ret) {
         ret = swai_mteg_schedule_plans(&rs, r1.slots, coll == SWAI_COLL_ALLREDUCE ? &ag : NULL,
@@ -561,6 +567,9 @@ static int synth_reduce(const struct swai_topo *t, enum swai_coll coll, uint64_t
         if (coll == SWAI_COLL_ALLREDUCE) {
             figures(&ag, SWAI_COLL_ALLGATHER, 0, chunks, r2.slots, res);
         }
+        /* SWAI_MTEG_CARD: one call, one launch */
+        res->completion_us += (double)rs.m.fixed_ps / 1e6;
+        res->lower_bound_us += (double)rs.m.fixed_ps / 1e6;
     }
     swai_mteg_plan_free(&rs);
     swai_mteg_plan_free(&ag);

@@ -71,8 +71,8 @@ static void usage(FILE *f)
 		"      --card         in the emulated card's slots (swccl-bench -g 1, one core\n"
 		"                     group a rank): a card sends one chunk at a time, each a\n"
 		"                     COPY's issue (t-step) to its landing, a wake-up after,\n"
-		"                     and a job's launch first -- the card's default timing\n"
-		"                     (allgather, broadcast, alltoall)\n"
+		"                     a reduction's receiver then reducing it in, and a job's\n"
+		"                     launch first -- the card's default timing\n"
 		"      --model        the schedule cost model's time, and RING's beside it\n"
 		"                     (AllToAll: DIRECT's)\n"
 		"      --milp[=S]     seed 003's MILP by CBC on the heuristic's slots, from its\n"
@@ -367,11 +367,9 @@ int main(int argc, char **argv)
 			coll == SWAI_COLL_ALLTOALL ? "its demands' paths" : "the reverse-tree argument");
 		return 2;
 	}
-	if ((flags & SWAI_MTEG_CARD) && (flags & SWAI_MTEG_SEED || milp ||
-					 coll == SWAI_COLL_REDUCESCATTER ||
-					 coll == SWAI_COLL_ALLREDUCE)) {
-		fprintf(stderr, PROG ": --card plans the card's sends: allgather, broadcast or "
-			"alltoall, by bytes (without --seed-rule or --milp)\n");
+	if ((flags & SWAI_MTEG_CARD) && (flags & SWAI_MTEG_SEED || milp)) {
+		fprintf(stderr, PROG ": --card plans by the card's costs, by bytes: not with "
+			"--seed-rule or --milp (the MILP has no engine held from slot 0)\n");
 		return 2;
 	}
 	if (chassis && nodes) {
