@@ -621,6 +621,11 @@ dgx1_check() {
 		   .bytes == 4194304)) | select(length == 1) | .[0].time_us") &&
 		 echo "$crows" | jq -se "map(select(.coll == \"allgather\" and .bytes == 4194304)) |
 		   length == 1 and .[0].time_us < $old" >/dev/null'
+	t "--card: its AllReduce at 1 MiB (each landed sum reduced when the engine is free) runs faster on the cards than the one planned in GPUs' slots" \
+		'old=$(echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allreduce\" and
+		   .bytes == 1048576)) | select(length == 1) | .[0].time_us") &&
+		 echo "$crows" | jq -se "map(select(.coll == \"allreduce\" and .bytes == 1048576)) |
+		   length == 1 and .[0].time_us < $old" >/dev/null'
 	echo "1..$n"
 }
 

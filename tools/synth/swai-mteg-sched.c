@@ -81,11 +81,12 @@ struct trees {
     const int *nhops;
     int ntrees;
     size_t room;                /* hops a tree, swai_mteg_room */
+    const int *wait;            /* swai_mteg_plan's, or NULL */
 };
 
 static struct trees of_plan(const struct swai_mteg_plan *p)
 {
-    return (struct trees){ &p->m, p->hops, p->nhops, p->ntrees, p->room };
+    return (struct trees){ &p->m, p->hops, p->nhops, p->ntrees, p->room, p->wait };
 }
 
 static const struct swai_mteg_hop *tree_hops(const struct trees *p, size_t tree)
@@ -142,9 +143,16 @@ struct place {
     uint32_t off;
 };
 
+/* A hop of a reduction tree, and how long its sum waits landed (swai_mteg_fold_time). */
+struct arrival {
+    struct swai_mteg_hop h;
+    int wait;
+};
+
 static int by_arrival(const void *a, const void *b)
 {
-    const struct swai_mteg_hop *x = a, *y = b;
+    const struct swai_mteg_hop *x = &((const struct arrival *)a)->h;
+    const struct swai_mteg_hop *y = &((const struct arrival *)b)->h;
 
     /* reversed, the later departure arrives first */
     return x->t != y->t ? (x->t > y->t ? -1 : 1) : (x->e > y->e) - (x->e < y->e);
@@ -157,7 +165,7 @@ static int by_arrival(const void *a, const void *b)
  * @first: room for a card each.
  */
 static int first_arrivals(const struct swai_mteg *m, int root, const struct swai_mteg_hop *h,
-                          int n, struct swai_mteg_hop *out, int *first)
+                          const int *wait, int n, struct arrival *out, int *first)
 {
     int kept = 0;
 
@@ -174,7 +182,7 @@ static int first_arrivals(const struct swai_mteg *m, int root, const struct swai
     for (int k = 0; k < n; k++) {
         /* the root holds it from the start: nothing into it counts */
         if (first[m->e[h[k].e].v] == k && m->e[h[k].e].v != root) {
-            out[kept++] = h[k];
+            out[kept++] = (struct arrival){ h[k], wait ? wait[k] : 0 };
         }
     }
     return kept;
@@ -187,25 +195,27 @@ static int first_arrivals(const struct swai_mteg *m, int root, const struct swai
  */
 static void backward(struct events *b, const struct trees *p, size_t tree, int root,
                      int T, const struct place *own, const struct place *acc, int *has_child,
-                     struct swai_mteg_hop *scratch)
+                     struct arrival *scratch)
 {
     const struct swai_mteg *m = p->m;
     int n = p->nhops[tree], N = m->ncards;
 
-    n = first_arrivals(m, root, tree_hops(p, tree), n, scratch, has_child);
+    n = first_arrivals(m, root, tree_hops(p, tree), p->wait ? &p->wait[tree * p->room] : NULL,
+                       n, scratch, has_child);
     qsort(scratch, (size_t)n, sizeof(*scratch), by_arrival);
     memset(has_child, 0, (size_t)N * sizeof(*has_child));
     for (int k = 0; k < n; k++) {
-        has_child[m->e[scratch[k].e].u] = 1;
+        has_child[m->e[scratch[k].h.e].u] = 1;
     }
     for (int k = 0; k < n; k++) {
-        const struct swai_mteg_edge *e = &m->e[scratch[k].e];
-        int parent = e->u, child = e->v, at = T - scratch[k].t;
+        const struct swai_mteg_edge *e = &m->e[scratch[k].h.e];
+        int parent = e->u, child = e->v, at = T - scratch[k].h.t;
         const struct place *from = has_child[child] ? &acc[child] : &own[child];
         const struct place *start = has_child[parent] == 1 ? &own[parent] : &acc[parent];
 
-        push(b, child, &(struct event){ at - e->L, SWAI_STEP_SEND, parent, from->buf, 0,
-                                        from->off, 0 });
+        /* the sum left L (and the slots it then waited, landed) before it is reduced */
+        push(b, child, &(struct event){ at - e->L - scratch[k].wait, SWAI_STEP_SEND, parent,
+                                        from->buf, 0, from->off, 0 });
         push(b, parent, &(struct event){ at, SWAI_STEP_RECV_REDUCE, child, start->buf,
                                          acc[parent].buf, start->off, acc[parent].off });
         has_child[parent] = 2;  /* its own contribution is in: the rest add to the sum */
@@ -222,7 +232,7 @@ static void collect(struct events *b, enum swai_coll coll, const struct trees *r
     int N = rs ? rs->m->ncards : ag->m->ncards;
     struct place *own = calloc((size_t)N, sizeof(*own)), *acc = calloc((size_t)N, sizeof(*acc));
     int *has_child = calloc((size_t)N, sizeof(*has_child));
-    struct swai_mteg_hop *tmp = malloc((size_t)N * (size_t)N * sizeof(*tmp));
+    struct arrival *tmp = malloc((size_t)N * (size_t)N * sizeof(*tmp));
 
     if (!own || !acc || !has_child || !tmp) {
         b->err = -ENOMEM;
@@ -390,7 +400,8 @@ int swai_mteg_schedule(const struct swai_mteg *m, const char *name, enum swai_co
 {
     int nsrc = coll == SWAI_COLL_ALLGATHER ? m->ncards :
                coll == SWAI_COLL_ALLTOALL ? m->ncards * m->ncards : 1;
-    struct trees t = { m, hops, nhops, nsrc * (int)chunks, swai_mteg_room(coll, m->ncards) };
+    struct trees t = { m, hops, nhops, nsrc * (int)chunks, swai_mteg_room(coll, m->ncards),
+                       NULL };
 
     return schedule(NULL, 0, &t, name, coll, root, chunks, s, why, n);
 }

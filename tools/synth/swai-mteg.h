@@ -312,6 +312,22 @@ int swai_mteg_retime(struct swai_mteg *m, int ntrees, size_t room, struct swai_m
                      const int *nhops, int *slots);
 
 /*
+ * SWAI_MTEG_CARD reduction trees (planned on the transposed MTEG), timed
+ * again forward in the time they run in, each hop as two tasks: its
+ * sender's COPY (the engine and the links, as the edge holds them) and,
+ * once that has landed, the receiver's reduction (its engine, whenever it
+ * is free).  A card sends its partial sum once all sums into it are
+ * reduced.  The edge holds the two back to back; on the card a landed sum
+ * waits in its slot until the receiver gets to it, and the engine does
+ * other work meanwhile (swai-mteg-fold.c).  If it ends before *slots, the
+ * hops' times (a hop at t: its reduction ends at T - t) and @wait (see
+ * struct swai_mteg_plan) are set and *slots is its end; else nothing
+ * changes.  0 or -ENOMEM.
+ */
+int swai_mteg_fold_time(const struct swai_mteg *m, int ntrees, size_t room,
+                        struct swai_mteg_hop *hops, const int *nhops, int *wait, int *slots);
+
+/*
  * Ours: a local improvement pass over the @ntrees trees at @hops (as for
  * swai_mteg_retime; each tree's first hop leaves its source; AllToAll's,
  * room < ncards^2, are paths): a tree that ends within @depth (1..4) slots
@@ -366,6 +382,12 @@ struct swai_mteg_plan {
     size_t room;
     struct swai_mteg_hop *hops;
     int *nhops;
+    /*
+     * SWAI_MTEG_CARD reductions timed by swai_mteg_fold_time: [tree *
+     * room + k], the slots hop k's partial sum waits, landed, for its
+     * receiver's engine; NULL: none waits (the hop is one interval).
+     */
+    int *wait;
 };
 
 /*

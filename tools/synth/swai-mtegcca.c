@@ -451,7 +451,89 @@ void swai_mteg_plan_free(struct swai_mteg_plan *p)
     swai_mteg_free(&p->m);
     free(p->hops);
     free(p->nhops);
+    free(p->wait);
     memset(p, 0, sizeof(*p));
+}
+
+/*
+ * @p's trees, or @h's (@nh hops each, on an MTEG whose edges join the same
+ * cards as @p's, @h's edges), timed by swai_mteg_fold_time on @p's MTEG;
+ * kept in @p if they end before *slots.
+ */
+static int fold_trees(struct swai_mteg_plan *p, const struct swai_mteg *hm,
+                      const struct swai_mteg_hop *h, const int *nh, int *slots)
+{
+    size_t N = (size_t)p->m.ncards, nt = (size_t)p->ntrees * p->room;
+    struct swai_mteg_hop *x = malloc(nt * sizeof(*x));
+    int *wait = calloc(nt, sizeof(*wait)), *edge = malloc(N * N * sizeof(*edge));
+    int *n = malloc((size_t)p->ntrees * sizeof(*n)), got = *slots, ret = 0;
+
+    if (!x || !wait || !edge || !n) {
+        ret = -ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < N * N; i++) {
+        edge[i] = -1;
+    }
+    for (int e = 0; e < p->m.nedges; e++) {
+        edge[(size_t)p->m.e[e].u * N + (size_t)p->m.e[e].v] = e;
+    }
+    memcpy(x, h, nt * sizeof(*x));
+    memcpy(n, nh, (size_t)p->ntrees * sizeof(*n));
+    for (size_t i = 0; i < nt; i++) {
+        if (i % p->room < (size_t)n[i / p->room]) {
+            x[i].e = edge[(size_t)hm->e[h[i].e].u * N + (size_t)hm->e[h[i].e].v];
+            if (x[i].e < 0) {
+                goto out;   /* joined there, not here: nothing to time */
+            }
+        }
+    }
+    ret = swai_mteg_fold_time(&p->m, p->ntrees, p->room, x, n, wait, &got);
+    if (!ret && got < *slots) {
+        memcpy(p->hops, x, nt * sizeof(*x));
+        memcpy(p->nhops, n, (size_t)p->ntrees * sizeof(*n));
+        free(p->wait);
+        p->wait = wait;
+        wait = NULL;
+        *slots = got;
+    }
+out:
+    free(x);
+    free(wait);
+    free(edge);
+    free(n);
+    return ret;
+}
+
+/*
+ * SWAI_MTEG_CARD reductions: the plan's trees timed with the reductions
+ * apart from their COPYs (swai_mteg_fold_time), and the trees planned in
+ * GPUs' slots timed so too, the sooner kept -- trees that know nothing of
+ * the engines, a second try at spreading the cards' reductions (on a
+ * DGX-1 at 1 MiB ours take 598 slots so, GPUs' 638; where neither ends
+ * before the plan, the plan stays).  The MTEG's calendars then no longer
+ * show the plan; nothing reads them after.
+ */
+static int card_fold(const struct swai_topo *t, enum swai_coll coll, int root,
+                     uint64_t block_bytes, uint32_t chunks, unsigned flags,
+                     struct swai_mteg_plan *p, int *slots)
+{
+    struct swai_mteg_plan g;
+    struct swai_mteg_result r;
+    char why[160];
+    int ret = fold_trees(p, &p->m, p->hops, p->nhops, slots);
+
+    if (ret) {
+        return ret;
+    }
+    ret = swai_mteg_plan(t, coll, root, block_bytes, chunks, 0,
+                         flags & ~(SWAI_MTEG_CARD | SWAI_MTEG_NO_COPY), &g, &r, why, sizeof(why));
+    if (ret) {
+        return ret == -ENOMEM ? ret : 0;    /* a plan of ours is there already */
+    }
+    ret = fold_trees(p, &g.m, g.hops, g.nhops, slots);
+    swai_mteg_plan_free(&g);
+    return ret;
 }
 
 int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
@@ -506,9 +588,16 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
         }
     }
     free(ends);
+    if (!ret && (flags & SWAI_MTEG_CARD) && (flags & SWAI_MTEG_TRANSPOSE)) {
+        ret = card_fold(t, coll, root, block_bytes, chunks, flags, p, &slots);
+        if (ret) {
+            swai_mteg_free(&p->m);
+        }
+    }
     if (ret) {
         free(p->hops);
         free(p->nhops);
+        free(p->wait);
         memset(p, 0, sizeof(*p));   /* plan() freed the MTEG */
         return ret;
     }

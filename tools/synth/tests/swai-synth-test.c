@@ -770,8 +770,9 @@ static void test_nodes(void)
  * wake-up, the launch is before slot 0; backwards (a reduction) the receiver's engine
  * reduces before the links and the sender's engine holds on after them; on
  * dgx1 every card's own copy comes first, a card sends one chunk at a time,
- * the schedules verify and pin the plan's order, and AllReduce pays one
- * launch.
+ * the schedules verify and pin the plan's order, a reduction's sums wait
+ * landed for engines that never do two things at once, and AllReduce pays
+ * one launch.
  */
 /*
  * In the card's slots a rank runs its steps in the plan's order: every step
@@ -794,6 +795,59 @@ static void check_plan_order(const struct swai_sched *s)
 			last = recv ? i : last;
 		}
 	}
+}
+
+/*
+ * A ReduceScatter on dgx1 in the card's slots, timed with its reductions
+ * apart from their COPYs (swai_mteg_fold_time): some landed sums wait, and
+ * in the time the plan runs in no engine does two things at once -- a
+ * hop's COPY holds its sender's engine from T - t - L - wait for the
+ * links and the issue, its reduction the receiver's up to T - t.
+ */
+static void check_folds(const struct swai_topo *t)
+{
+	struct swai_mteg_result res;
+	struct swai_mteg_plan pl;
+	char why[256];
+	int waited = 0;
+
+	CHECK_EQ(swai_mteg_plan(t, SWAI_COLL_ALLGATHER, 0, 128 << 10, 1, 0,
+				SWAI_MTEG_CARD | SWAI_MTEG_TRANSPOSE, &pl, &res, why, sizeof(why)), 0);
+	CHECK(pl.wait != NULL);
+	for (int i = 0; pl.wait && i < pl.ntrees; i++) {
+		for (int j = 0; j < pl.nhops[i]; j++) {
+			const struct swai_mteg_hop *h = &pl.hops[(size_t)i * pl.room + (size_t)j];
+			const struct swai_mteg_edge *e = &pl.m.e[h->e];
+			int w = pl.wait[(size_t)i * pl.room + (size_t)j];
+			int end = res.slots - h->t, copy = end - e->L - w;
+
+			CHECK(w >= 0);
+			waited += w > 0;
+			for (int k = 0; k < pl.ntrees; k++) {
+				for (int l = 0; l < pl.nhops[k]; l++) {
+					const struct swai_mteg_hop *g = &pl.hops[(size_t)k * pl.room +
+										  (size_t)l];
+					const struct swai_mteg_edge *f = &pl.m.e[g->e];
+					int fend = res.slots - g->t;
+					int fcopy = fend - f->L - pl.wait[(size_t)k * pl.room + (size_t)l];
+					int R = e->busy[e->nlinks], fR = f->busy[f->nlinks];
+					int S = e->busy[e->nlinks + 1], fS = f->busy[f->nlinks + 1];
+
+					if (g == h)
+						continue;
+					/* reductions on u, COPYs on v: apart on one card */
+					if (e->u == f->u)
+						CHECK(end <= fend - fR || fend <= end - R);
+					if (e->v == f->v)
+						CHECK(copy + S <= fcopy || fcopy + fS <= copy);
+					if (e->u == f->v)
+						CHECK(end <= fcopy || fcopy + fS <= end - R);
+				}
+			}
+		}
+	}
+	CHECK(waited > 0);
+	swai_mteg_plan_free(&pl);
 }
 
 static void test_card(void)
@@ -885,6 +939,7 @@ static void test_card(void)
 			swai_sched_free(&s);
 		}
 	}
+	check_folds(&t);
 	/*
 	 * AllReduce is ReduceScatter's slots (on blocks of a rank's data / 8),
 	 * then AllGather's, after one launch; the bound below the plan.
@@ -924,7 +979,7 @@ static const struct tap_test tests[] = {
 	  test_nodes },
 	{ "--card: a send holds its card's engine, backwards the reduction's too, slots of at "
 	  "most a quarter wake-up, the launch first; on dgx1 the copy first, one send at a time, five "
-	  "collectives verify in the plan's order", test_card },
+	  "collectives verify in the plan's order, sums wait for a free engine", test_card },
 	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
 	  test_milp_optimum },
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
