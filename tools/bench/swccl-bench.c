@@ -312,6 +312,17 @@ int main(int argc, char **argv)
 		return 1;
 	bench_setup(&b);
 	sweep(&b);
+	/* -a NAME that refused every size measured nothing: a failure, its reasons above */
+	if (!b.o.all && b.o.nalgos && !b.nrows) {
+		if (!b.base && b.o.coll == COLL_BAR)
+			fprintf(stderr, "swccl-bench: a barrier is NIC's, HOST's or AUTO's, not %s: "
+				"nothing was measured\n", bench_algo_name(b.o.algos[0]));
+		else if (!b.base)
+			fprintf(stderr, "swccl-bench: %s ran %s at no size from %zu to %zu bytes: "
+				"nothing was measured\n", bench_algo_name(b.o.algos[0]),
+				bench_coll_name(b.o.coll), b.o.minb, b.o.maxb);
+		b.failed = 1;
+	}
 	if (b.o.summary && !b.world && (b.o.coll == COLL_AG || b.o.coll == COLL_RS))
 		bench_summary(&b);
 	if (b.o.plot && !b.base)
