@@ -73,5 +73,9 @@ check "AllToAll on one card's core groups: 3 rows right, predicted = modeled ($s
 	'[ $rc -eq 0 ] && [ "$same" -eq 3 ]'
 swccl-bench allgather --bogus >/dev/null 2>&1; brc=$?
 check "unknown option is a usage error (exit 2)" '[ $brc -eq 2 ]'
+# An algorithm asked for by name that runs nothing measures nothing: a failure, said
+none=$(swccl-bench barrier -a RING -n 1 -w 0 --json 2>&1); nrc=$?
+check "-a RING on a barrier (NIC's, HOST's or AUTO's) exits 1, saying nothing was measured" \
+	'[ $nrc -eq 1 ] && echo "$none" | grep -q "nothing was measured"'
 echo "1..$n"
 exit $fail

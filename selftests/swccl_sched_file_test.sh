@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cards=0
 for k in 8 4 2; do
 	if swccl-bench allgather --cards $k -g 1 -b 4K -e 4K -n 1 -w 0 -c 0 -a RING \
-		--no-summary >/dev/null 2>&1; then
+		--place local --no-summary >/dev/null 2>&1; then
 		cards=$k
 		break
 	fi

@@ -162,11 +162,14 @@ void bench_setup(struct bench *b)
 	if (b->o.summary && b->o.coll == COLL_RS && want < 32 << 20)
 		want = 32 << 20;
 	b->cap = fit(b, want);
-	if (b->cap < b->o.maxb) {
+	if (b->cap < b->o.minb)
+		fprintf(stderr, "swccl-bench: not even %zu B fits in the cards' %s memory "
+			"(--place local or global chooses it)\n", b->o.minb,
+			b->o.host ? "host" : b->o.global ? "Global-HBM" : "Local-HBM");
+	else if (b->cap < b->o.maxb)
 		fprintf(stderr, "swccl-bench: sizes above %zu B do not fit; stopping there\n",
 			b->cap);
-		b->o.maxb = b->cap;
-	}
+	b->o.maxb = b->cap < b->o.maxb ? b->cap : b->o.maxb;
 	if (b->world) {
 		swcclUniqueId id;
 
