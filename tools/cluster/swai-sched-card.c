@@ -39,7 +39,9 @@ static uint64_t copy(const struct swai_timing_props *p, uint64_t bytes)
 
 /*
  * dst = src op msg (swccl_phases.c's phase_fold): per LDM piece -- half a
- * core group's LDM each -- both inputs in, the REDUCE, the result out.
+ * core group's LDM each -- both inputs in, the REDUCE, the result out.  A
+ * REDUCE has no issue of its own: the card charges a compute instruction
+ * its LDM work only (swai-compute.c).
  */
 static uint64_t reduce(const struct swai_timing_props *p, uint64_t bytes, uint64_t ldm)
 {
@@ -48,8 +50,7 @@ static uint64_t reduce(const struct swai_timing_props *p, uint64_t bytes, uint64
     for (uint64_t off = 0; off < bytes; off += piece) {
         uint64_t m = bytes - off < piece ? bytes - off : piece;
 
-        t += 3 * dma(p, m) + swai_cost_issue_ps(p, SWAI_OP_REDUCE) +
-             swai_cost_ldm_op_ps(p, SWAI_OP_REDUCE, m);
+        t += 3 * dma(p, m) + swai_cost_ldm_op_ps(p, SWAI_OP_REDUCE, m);
     }
     return t;
 }

@@ -50,6 +50,10 @@ struct prog {
     struct act *act;        /* [n], in issue order */
     uint32_t *deps;         /* positions of SEND acts */
     int n, nqps, nranks;
+    int rank;
+    double *left;           /* --card: [n], when a SEND's last byte left (< 0: not yet) */
+    int *peer;              /* --card: [n], the act's peer */
+    bool *credit;           /* --card: [rank], its start seen (swccl_lower.c's credit) */
 };
 
 /*

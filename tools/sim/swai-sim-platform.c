@@ -51,10 +51,12 @@ static void write_route(FILE *f, const struct swai_topo *t, int a, int b,
 }
 
 int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
-                            const struct swai_timing_props *p,
-                            const bool *want, uint32_t *mbps, char *why, size_t n)
+                            const struct swai_timing_props *p, bool card,
+                            const bool *want, uint32_t *mbps, uint32_t *lat_ns,
+                            char *why, size_t n)
 {
     size_t N = (size_t)t->ncards;
+    uint64_t keep = card ? 0 : 1;   /* latencies kept, or (card) left to the receiver */
 
     fprintf(f, "<?xml version='1.0'?>\n"
             "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
@@ -65,18 +67,19 @@ int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
         fprintf(f, "  <host id=\"c%zu\" speed=\"1Gf\"/>\n", k);
         /* Two core groups of one card: its ring bus, after a DMA command. */
         fprintf(f, "  <link id=\"bus%zu\" bandwidth=\"%" PRIu32 "MBps\" "
-                "latency=\"%" PRIu32 "ns\" sharing_policy=\"FATPIPE\"/>\n", k,
-                p->ring_mbps, p->t_dma_ns);
+                "latency=\"%" PRIu64 "ns\" sharing_policy=\"FATPIPE\"/>\n", k,
+                p->ring_mbps, keep * p->t_dma_ns);
     }
     for (int i = 0; i < t->nlinks; i++) {
         const struct swai_topo_link *l = &t->links[i];
-        uint64_t ab = extra_ns(t, p, l->a, l->b), ba = extra_ns(t, p, l->b, l->a);
+        uint64_t ab = keep * extra_ns(t, p, l->a, l->b), ba = keep * extra_ns(t, p, l->b, l->a);
+        uint64_t own = keep * l->latency_ns;
 
         if (l->shared) {
             /* One capacity both ways; each way's extra latency on its own. */
             fprintf(f, "  <link id=\"l%d\" bandwidth=\"%" PRIu32 "MBps\" "
-                    "latency=\"%" PRIu32 "ns\" sharing_policy=\"SHARED\"/>\n", i,
-                    l->mbps, l->latency_ns);
+                    "latency=\"%" PRIu64 "ns\" sharing_policy=\"SHARED\"/>\n", i,
+                    l->mbps, own);
             fprintf(f, "  <link id=\"x%d+\" bandwidth=\"" FAT_MBPS "\" latency=\"%"
                     PRIu64 "ns\" sharing_policy=\"FATPIPE\"/>\n", i, ab);
             fprintf(f, "  <link id=\"x%d-\" bandwidth=\"" FAT_MBPS "\" latency=\"%"
@@ -84,10 +87,10 @@ int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
             continue;
         }
         fprintf(f, "  <link id=\"l%d+\" bandwidth=\"%" PRIu32 "MBps\" latency=\"%"
-                PRIu64 "ns\"/>\n", i, l->mbps, l->latency_ns + ab);
+                PRIu64 "ns\"/>\n", i, l->mbps, own + ab);
         if (!l->oneway) {
             fprintf(f, "  <link id=\"l%d-\" bandwidth=\"%" PRIu32 "MBps\" latency=\"%"
-                    PRIu64 "ns\"/>\n", i, l->mbps, l->latency_ns + ba);
+                    PRIu64 "ns\"/>\n", i, l->mbps, own + ba);
         }
     }
     for (size_t a = 0; a < N; a++) {
@@ -108,6 +111,7 @@ int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
             }
             write_route(f, t, (int)a, (int)b, &r);
             mbps[a * N + b] = r.mbps;
+            lat_ns[a * N + b] = r.latency_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)r.latency_ns;
             swai_topo_route_free(&r);
         }
     }

@@ -49,6 +49,7 @@ static struct {
     sg_bar_t ready;
     double *end;            /* [rank] seconds */
     uint32_t *mbps;         /* [card * ncards + card]: a route's narrowest link, as written */
+    uint32_t *lat_ns;       /* [card * ncards + card]: its latency (--card: the receiver's) */
     uint64_t transfers;
 } run;
 
@@ -94,6 +95,17 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
 
     pg->n = rk->nsteps;
     pg->nranks = run.s->nranks;
+    pg->rank = r;
+    if (run.as_card) {
+        pg->left = malloc(((size_t)rk->nsteps + 1) * sizeof(*pg->left));
+        pg->peer = malloc(((size_t)rk->nsteps + 1) * sizeof(*pg->peer));
+        pg->credit = calloc((size_t)run.s->nranks, sizeof(*pg->credit));
+        if (!pg->left || !pg->peer || !pg->credit) {
+            free(order);
+            free(pos);
+            return -1;
+        }
+    }
     pg->act = calloc((size_t)rk->nsteps + 1, sizeof(*pg->act));
     pg->deps = calloc((size_t)rk->ndeps + 1, sizeof(*pg->deps));
     if (!order || !pos || !pg->act || !pg->deps || swai_sched_issue_order(rk, order)) {
@@ -116,6 +128,8 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
         if (run.as_card) {
             bool direct = run.direct[r][order[k]];
 
+            pg->left[k] = -1;
+            pg->peer[k] = st->peer;
             a->pre_ps = swai_sched_card_before_ps(&run.p, st);
             a->post_ps = swai_sched_card_after_ps(&run.p, st, direct, false, a->bytes,
                                                 SWAI_CG_LDM_DEFAULT);
@@ -148,23 +162,57 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
     return 0;
 }
 
-/* --card: the act as a core group runs it -- a SEND's COPY waits for its bytes to land. */
-static void card_act(const struct act *a)
+/* The route's latency from rank @a's card to rank @b's, in seconds. */
+static double lat_s(int a, int b)
 {
-    static char payload;
-    bool slept = false;
+    return (double)run.lat_ns[(size_t)run.card[a] * (size_t)run.t->ncards +
+                              (size_t)run.card[b]] / 1e9;
+}
 
-    sg_actor_sleep_for(ps_s(a->pre_ps));
+/* Sleep until simulated time @t (if it is ahead). */
+static void sleep_until(double t)
+{
+    double now = simgrid_get_clock();
+
+    if (t > now) {
+        sg_actor_sleep_for(t - now);
+    }
+}
+
+/*
+ * --card: act @k as a core group runs it (collectives/swccl_lower.c on the
+ * emulated card).  A SEND first waits once per peer for the peer to have
+ * started (its start signal, written when its launch ended, is here the
+ * route's latency later), then issues its COPY, which holds the core group
+ * until its last byte has left; a receive's WAIT ends when the signal that
+ * follows that byte has crossed the route, and a WAIT always costs its
+ * wake-up (swai-sync.c adds it whether or not it had to sleep).
+ */
+static void card_act(struct prog *pg, int k)
+{
+    const struct act *a = &pg->act[k];
+    double *left;
+
     if (a->op == SWAI_STEP_SEND) {
-        sg_mailbox_put(a->box, &payload, (long)a->bytes);
+        int peer = pg->peer[k];
+
+        if (!pg->credit[peer]) {
+            pg->credit[peer] = true;
+            sleep_until(ps_s(swai_sched_card_launch_ps(&run.p)) + lat_s(peer, pg->rank));
+            sg_actor_sleep_for(ps_s(swai_timing_ns_to_ps(run.p.t_barrier_ns)));
+        }
+        sg_actor_sleep_for(ps_s(a->pre_ps));
+        sg_mailbox_put(a->box, &pg->left[k], (long)a->bytes);
+        pg->left[k] = simgrid_get_clock();
         run.transfers++;
     } else if (a->op == SWAI_STEP_RECV || a->op == SWAI_STEP_RECV_REDUCE) {
-        double t0 = simgrid_get_clock();
-
-        sg_mailbox_get(a->box);
-        slept = simgrid_get_clock() > t0;   /* the WAIT found it there: no wake-up */
+        left = sg_mailbox_get(a->box);
+        /* the sender's clock is not back yet only if it left just now */
+        sleep_until((*left >= 0 ? *left : simgrid_get_clock()) + lat_s(pg->peer[k], pg->rank));
+        sg_actor_sleep_for(ps_s(a->woken_ps));
+        return;
     }
-    sg_actor_sleep_for(ps_s(slept ? a->woken_ps : a->post_ps));
+    sg_actor_sleep_for(ps_s(a->post_ps));
 }
 
 /*
@@ -213,9 +261,9 @@ static void replay(struct prog *pg)
     struct swai_sim_sends *fl;
 
     if (run.as_card) {
-        /* its sends block until they land: nothing is in flight to wait for */
+        /* its sends block until they have left: nothing is in flight to wait for */
         for (int k = 0; k < pg->n; k++) {
-            card_act(&pg->act[k]);
+            card_act(pg, k);
         }
         return;
     }
@@ -308,6 +356,9 @@ static void rank_main(int argc, char **argv)
     run.end[r] = simgrid_get_clock();
     free(pg.act);
     free(pg.deps);
+    free(pg.left);
+    free(pg.peer);
+    free(pg.credit);
 }
 
 static double wall_now(void)
@@ -363,7 +414,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
 
     run.end = calloc((size_t)s->nranks, sizeof(*run.end));
     run.mbps = calloc(N * N, sizeof(*run.mbps));
-    if (!want || !run.end || !run.mbps) {
+    run.lat_ns = calloc(N * N, sizeof(*run.lat_ns));
+    if (!want || !run.end || !run.mbps || !run.lat_ns) {
         res->err = -ENOMEM;
         snprintf(res->why, sizeof(res->why), "out of memory");
         return;
@@ -385,8 +437,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
         snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));
         return;
     }
-    res->err = swai_sim_platform_write(f, in->t, &run.p, want, run.mbps, res->why,
-                                       sizeof(res->why));
+    res->err = swai_sim_platform_write(f, in->t, &run.p, run.as_card, want, run.mbps,
+                                       run.lat_ns, res->why, sizeof(res->why));
     if (fclose(f) && !res->err) {
         res->err = -EIO;
         snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));

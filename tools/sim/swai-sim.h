@@ -26,6 +26,13 @@
  * time here is the cost model's; where one does, SimGrid shares the link
  * max-min fairly while the cost model books it first come, first served,
  * and the two differ (both are estimates of the fabric's calendars there).
+ *
+ * With as_card, a rank is instead one core group of the emulated card
+ * running libswccl's lowering (swai-sched-card.h, card_act in swai-sim.c):
+ * its sends block until their last byte has left, a message is at the
+ * receiver the route's latency later, every WAIT costs its wake-up, and a
+ * rank's first message to a peer waits for the peer to have started --
+ * the emulator's time, to the nanosecond on the validation suite's rows.
  */
 #ifndef SWAI_SIM_H
 #define SWAI_SIM_H
