@@ -616,6 +616,18 @@ dgx1_check() {
 		   "(\$s | length) == 5 and (\$r | length) == 5 and ([\$s, \$r] | transpose |
 		    all(.[]; (.[1].time_us - .[0].completion_us | fabs) <= 0.06 * .[0].completion_us
 			and .[1].wrong == 0))" >/dev/null'
+	# the --card schedules on the host too, replayed as the cards run them
+	csim=$(for job in "allgather 1M" "allgather 4M" "alltoall 1M" "reducescatter 1M" \
+			"allreduce 1M"; do
+		set -- $job
+		"$b" -t dgx1 -c $1 --size $2 --chunks auto --card -o "$top/build/dgx1-card.json" \
+			>/dev/null && "$x" -t dgx1 --in "$top/build/dgx1-card.json" -b $2 -e $2 \
+			--card --json || echo '{"kind":"row","failed":1}'
+	done | grep '^{"kind":"row"')
+	t "--card's five schedules replayed by swccl-sim --card: each the cards' time to 0.002 us" \
+		'jq -ne --slurpfile s <(echo "$csim") --slurpfile r <(echo "$crows") \
+		   "(\$s | length) == 5 and ([\$s, \$r] | transpose |
+		    all(.[]; (.[0].time_us - .[1].time_us | fabs) < 0.002))" >/dev/null'
 	t "--card: its AllGather at 4 MiB runs faster on the cards than the one planned in GPUs' slots" \
 		'old=$(echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"allgather\" and
 		   .bytes == 4194304)) | select(length == 1) | .[0].time_us") &&
