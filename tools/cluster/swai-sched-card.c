@@ -9,7 +9,8 @@
  * The program a rank runs, step by step:
  *   SEND         a COPY over the fabric (t-step, then the bytes: the core
  *                group waits for them to land) and a SIGNAL;
- *   RECV         a WAIT on the sender's signal (t-barrier to wake), then
+ *   RECV         a WAIT on the sender's signal (t-barrier to wake, charged
+ *                whether or not it slept), then
  *                a COPY out of the landing area (t-step and the bytes),
  *                unless the sender wrote it in place (swai_sched_direct);
  *   RECV_REDUCE  the WAIT, then the reduction in LDM pieces: both inputs
@@ -60,11 +61,17 @@ uint64_t swai_sched_card_before_ps(const struct swai_timing_props *p, const stru
     return st->op == SWAI_STEP_SEND ? swai_cost_issue_ps(p, SWAI_OP_COPY) : 0;
 }
 
-uint64_t swai_sched_card_after_ps(const struct swai_timing_props *p, const struct swai_step *st,
-                                  bool direct, bool slept, uint64_t bytes, uint64_t ldm)
+uint64_t swai_sched_card_wait_ps(const struct swai_timing_props *p)
 {
-    struct swai_insn wait = { .op = SWAI_OP_WAIT };
-    uint64_t wake = slept ? swai_cost_wake_ps(p, &wait) : 0;
+    const struct swai_insn wait = { .op = SWAI_OP_WAIT };
+
+    return swai_cost_wake_ps(p, &wait);
+}
+
+uint64_t swai_sched_card_after_ps(const struct swai_timing_props *p, const struct swai_step *st,
+                                  bool direct, uint64_t bytes, uint64_t ldm)
+{
+    uint64_t wake = swai_sched_card_wait_ps(p);
 
     switch (st->op) {
     case SWAI_STEP_SEND:

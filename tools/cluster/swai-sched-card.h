@@ -17,13 +17,19 @@
 /* What step @st takes before its message leaves: a SEND's COPY issued. */
 uint64_t swai_sched_card_before_ps(const struct swai_timing_props *p, const struct swai_step *st);
 /*
+ * A WAIT: its wake-up, which the card charges whether or not it had to
+ * sleep (swai-sync.c) -- a receive's, and a rank's credit wait before its
+ * first message to a peer (collectives/swccl_lower.c).
+ */
+uint64_t swai_sched_card_wait_ps(const struct swai_timing_props *p);
+/*
  * What it takes after its message arrived (or, a local step, alone): a
- * receive's wake-up if it @slept, its copy out unless @direct (the sender
- * wrote it in place, swai_sched_direct), a reduction in LDM pieces of
- * half of @ldm; a COPY's issue and its @bytes through Local-HBM.
+ * receive's WAIT, its copy out unless @direct (the sender wrote it in
+ * place, swai_sched_direct), a reduction in LDM pieces of half of @ldm; a
+ * COPY's issue and its @bytes through Local-HBM.
  */
 uint64_t swai_sched_card_after_ps(const struct swai_timing_props *p, const struct swai_step *st,
-                                  bool direct, bool slept, uint64_t bytes, uint64_t ldm);
+                                  bool direct, uint64_t bytes, uint64_t ldm);
 /* The job's launch, before a rank's first step. */
 uint64_t swai_sched_card_launch_ps(const struct swai_timing_props *p);
 

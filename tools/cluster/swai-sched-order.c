@@ -15,9 +15,13 @@
  * ready receives): at each pick the lowest-indexed ready step that cannot
  * block, else the lowest-indexed ready receive.  O(n log n), so a ring's
  * 2046 steps on each of a thousand ranks order in milliseconds.
+ *
+ * swai_sched_pin_order undoes that for a schedule whose listed order is
+ * already the one it was timed in (swccl-synth --card's plans).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "swai-sched.h"
 
@@ -162,4 +166,47 @@ out:
     free(h[0].v);
     free(h[1].v);
     return ret;
+}
+
+int swai_sched_pin_order(struct swai_sched *s)
+{
+    for (int r = 0; r < s->nranks && !s->err; r++) {
+        struct swai_sched_rank *rk = &s->ranks[r];
+        uint32_t *deps = malloc(((size_t)rk->ndeps + 1) * sizeof(*deps));
+        struct swai_step *old = malloc(((size_t)rk->nsteps + 1) * sizeof(*old));
+        int last = -1;
+
+        if (!deps || !old) {
+            free(deps);
+            free(old);
+            s->err = -ENOMEM;
+            break;
+        }
+        if (rk->ndeps) {
+            memcpy(deps, rk->deps, (size_t)rk->ndeps * sizeof(*deps));
+        }
+        if (rk->nsteps) {
+            memcpy(old, rk->steps, (size_t)rk->nsteps * sizeof(*old));
+        }
+        /* swai_sched_dep builds one step's list at a time: all again, in order */
+        rk->ndeps = 0;
+        for (int i = 0; i < rk->nsteps; i++) {
+            rk->steps[i].ndeps = 0;
+            rk->steps[i].deps_at = 0;
+        }
+        for (int i = 0; i < rk->nsteps; i++) {
+            bool recv = is_recv(&old[i]);
+
+            for (uint32_t d = 0; d < old[i].ndeps; d++) {
+                swai_sched_dep(s, r, i, (int)deps[old[i].deps_at + d]);
+            }
+            if (!recv && last >= 0) {
+                swai_sched_dep(s, r, i, last);
+            }
+            last = recv ? i : last;
+        }
+        free(deps);
+        free(old);
+    }
+    return s->err;
 }

@@ -193,6 +193,14 @@ void swai_sched_internode(const struct swai_sched *s, const int *node_of,
  * other in a circle (swai_sched_validate refuses such a schedule).
  */
 int swai_sched_issue_order(const struct swai_sched_rank *rk, int *order);
+/*
+ * swai-sched-order.c: pin every rank's issue order to its listed order --
+ * each step that is not a receive also depends on the receive listed
+ * before it, so nothing is issued ahead of a wait.  For a schedule timed
+ * step by step (swccl-synth --card), after swai_sched_autodeps.  0 or
+ * -ENOMEM (s->err).
+ */
+int swai_sched_pin_order(struct swai_sched *s);
 
 /*
  * swai-sched-check.c: run the schedule symbolically (every chunk's value

@@ -29,7 +29,6 @@ struct act {
     union {                 /* 64 bytes a record, not 88: a ring's 2 M of them */
         struct {            /* --card */
             uint64_t pre_ps;    /* before it (a SEND's COPY) */
-            uint64_t woken_ps;  /* after a receive the actor had to wait for */
         };
         struct {            /* else: a SEND, or a receive (qp -1) */
             uint32_t mbps;      /* its route's narrowest link: how fast it leaves */

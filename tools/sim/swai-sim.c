@@ -131,10 +131,8 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
             pg->left[k] = -1;
             pg->peer[k] = st->peer;
             a->pre_ps = swai_sched_card_before_ps(&run.p, st);
-            a->post_ps = swai_sched_card_after_ps(&run.p, st, direct, false, a->bytes,
+            a->post_ps = swai_sched_card_after_ps(&run.p, st, direct, a->bytes,
                                                 SWAI_CG_LDM_DEFAULT);
-            a->woken_ps = swai_sched_card_after_ps(&run.p, st, direct, true, a->bytes,
-                                                 SWAI_CG_LDM_DEFAULT);
         } else if (!send) {
             a->post_ps = swai_sched_local_ps(run.s, st, run.bytes, cgs, &run.p);
         }
@@ -199,7 +197,7 @@ static void card_act(struct prog *pg, int k)
         if (!pg->credit[peer]) {
             pg->credit[peer] = true;
             sleep_until(ps_s(swai_sched_card_launch_ps(&run.p)) + lat_s(peer, pg->rank));
-            sg_actor_sleep_for(ps_s(swai_timing_ns_to_ps(run.p.t_barrier_ns)));
+            sg_actor_sleep_for(ps_s(swai_sched_card_wait_ps(&run.p)));
         }
         sg_actor_sleep_for(ps_s(a->pre_ps));
         sg_mailbox_put(a->box, &pg->left[k], (long)a->bytes);
@@ -209,8 +207,6 @@ static void card_act(struct prog *pg, int k)
         left = sg_mailbox_get(a->box);
         /* the sender's clock is not back yet only if it left just now */
         sleep_until((*left >= 0 ? *left : simgrid_get_clock()) + lat_s(pg->peer[k], pg->rank));
-        sg_actor_sleep_for(ps_s(a->woken_ps));
-        return;
     }
     sg_actor_sleep_for(ps_s(a->post_ps));
 }

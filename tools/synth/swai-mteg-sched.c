@@ -265,57 +265,6 @@ static void collect(struct events *b, enum swai_coll coll, const struct trees *r
     free(tmp);
 }
 
-/*
- * In the card's slots (SWAI_MTEG_CARD) a rank's steps are planned one after
- * another on its one engine, in slot order.  A rank issues a send that
- * nothing holds back before a receive that waits (swai_sched_issue_order),
- * so a reduction's leaves would send all their partial sums first and the
- * sums the plan reduces in between would wait.  Every step that is not a
- * receive therefore also waits for the receive listed before it: the rank
- * then runs in the plan's order.
- */
-static int pin_order(struct swai_sched *s)
-{
-    for (int r = 0; r < s->nranks && !s->err; r++) {
-        struct swai_sched_rank *rk = &s->ranks[r];
-        uint32_t *deps = malloc(((size_t)rk->ndeps + 1) * sizeof(*deps));
-        struct swai_step *old = malloc(((size_t)rk->nsteps + 1) * sizeof(*old));
-        int last = -1;
-
-        if (!deps || !old) {
-            free(deps);
-            free(old);
-            return -ENOMEM;
-        }
-        if (rk->ndeps) {
-            memcpy(deps, rk->deps, (size_t)rk->ndeps * sizeof(*deps));
-        }
-        if (rk->nsteps) {
-            memcpy(old, rk->steps, (size_t)rk->nsteps * sizeof(*old));
-        }
-        /* swai_sched_dep builds one step's list at a time: all again, in order */
-        rk->ndeps = 0;
-        for (int i = 0; i < rk->nsteps; i++) {
-            rk->steps[i].ndeps = 0;
-            rk->steps[i].deps_at = 0;
-        }
-        for (int i = 0; i < rk->nsteps; i++) {
-            bool recv = old[i].op == SWAI_STEP_RECV || old[i].op == SWAI_STEP_RECV_REDUCE;
-
-            for (uint32_t d = 0; d < old[i].ndeps; d++) {
-                swai_sched_dep(s, r, i, (int)deps[old[i].deps_at + d]);
-            }
-            if (!recv && last >= 0) {
-                swai_sched_dep(s, r, i, last);
-            }
-            last = recv ? i : last;
-        }
-        free(deps);
-        free(old);
-    }
-    return s->err;
-}
-
 static int schedule(const struct trees *rs, int rs_slots, const struct trees *ag, const char *name,
                     enum swai_coll coll, int root, uint32_t chunks, struct swai_sched *s,
                     char *why, size_t n)
@@ -363,8 +312,14 @@ static int schedule(const struct trees *rs, int rs_slots, const struct trees *ag
     if (!ret) {
         ret = s->err ? s->err : swai_sched_autodeps(s);
     }
+    /*
+     * In the card's slots a rank's steps are planned one after another on
+     * its one engine, in slot order; issued ahead of a receive that waits,
+     * a reduction's leaves would send all their partial sums first and the
+     * sums the plan reduces in between would wait.
+     */
     if (!ret && (rs ? rs->m : ag->m)->card) {
-        ret = pin_order(s);
+        ret = swai_sched_pin_order(s);
     }
     for (int r = 0; b.ev && r < N; r++) {
         free(b.ev[r]);

@@ -267,8 +267,8 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         uint64_t wake;
 
         swai_timing_props_init(&p);
-        /* a receive written in place by its sender, after its wait slept */
-        wake = swai_sched_card_after_ps(&p, &recv, true, true, 0, 0);
+        /* a receive written in place by its sender: its WAIT */
+        wake = swai_sched_card_after_ps(&p, &recv, true, 0, 0);
         /*
          * A slot of at most a quarter of a wake-up: tau split in as many,
          * so that the card's costs (a wake-up is the least) are not rounded
@@ -282,8 +282,8 @@ int swai_mteg_build(struct swai_mteg *m, const struct swai_topo *t,
         m->tau_ps = ceil_div(m->tau_ps, (uint64_t)m->split);
         cs.step = (int)ceil_div(swai_sched_card_before_ps(&p, &send), m->tau_ps);
         cs.wake = (int)ceil_div(wake, m->tau_ps);
-        /* a partial sum of a chunk, after a wait that slept, in the LDM of swccl-bench's -g 1 */
-        cs.reduce = (int)ceil_div(swai_sched_card_after_ps(&p, &fold, false, true, chunk_bytes,
+        /* a partial sum of a chunk, after its WAIT, in the LDM of swccl-bench's -g 1 */
+        cs.reduce = (int)ceil_div(swai_sched_card_after_ps(&p, &fold, false, chunk_bytes,
                                                            SWAI_CG_LDM_DEFAULT), m->tau_ps);
         m->fixed_ps = swai_sched_card_launch_ps(&p);
         m->card = true;
@@ -412,7 +412,7 @@ int swai_mteg_hold_copy(struct swai_mteg *m, int card, uint64_t bytes)
     uint64_t ps;
 
     swai_timing_props_init(&p);
-    ps = swai_sched_card_after_ps(&p, &copy, false, false, bytes, 0);
+    ps = swai_sched_card_after_ps(&p, &copy, false, bytes, 0);
     if (!m->hold && !(m->hold = calloc((size_t)m->ncards, sizeof(*m->hold)))) {
         return -ENOMEM;
     }

@@ -382,6 +382,38 @@ static void test_issue_order(void)
 	printf("# %ld ranks of every generator's schedules, N = 1..24\n", ranks);
 }
 
+/*
+ * swai_sched_pin_order: an AllGather on 2 ranks whose rank 0 lists its
+ * receive before its send.  Issued freely the send goes first (it waits on
+ * nothing); pinned, every rank issues its steps as listed, and the
+ * schedule is still right.
+ */
+static void test_pin_order(void)
+{
+	struct swai_sched s;
+	int order[8];
+	char why[256];
+
+	CHECK_EQ(swai_sched_init(&s, "PIN", SWAI_COLL_ALLGATHER, 2, 0, 1), 0);
+	swai_sched_copy(&s, 0, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 0, 1, 0);
+	swai_sched_recv(&s, 0, 1, SWAI_BUF_OUT, 1, 1, 0);
+	swai_sched_send(&s, 0, 1, SWAI_BUF_OUT, 0, 1, 0);
+	swai_sched_copy(&s, 1, SWAI_BUF_IN, 0, SWAI_BUF_OUT, 1, 1, 0);
+	swai_sched_send(&s, 1, 0, SWAI_BUF_OUT, 1, 1, 0);
+	swai_sched_recv(&s, 1, 0, SWAI_BUF_OUT, 0, 1, 0);
+	CHECK_EQ(swai_sched_autodeps(&s), 0);
+	CHECK_EQ(swai_sched_issue_order(&s.ranks[0], order), 0);
+	CHECK(order[1] == 2 && order[2] == 1);
+	CHECK_EQ(swai_sched_pin_order(&s), 0);
+	for (int r = 0; r < 2; r++) {
+		CHECK_EQ(swai_sched_issue_order(&s.ranks[r], order), 0);
+		for (int i = 0; i < s.ranks[r].nsteps; i++)
+			CHECK_EQ(order[i], i);
+	}
+	CHECK_EQ(swai_sched_verify(&s, why, sizeof(why)), 0);
+	swai_sched_free(&s);
+}
+
 /* NHR AllReduce in every order, and at sizes the seed does not tabulate. */
 static void test_nhr_large(void)
 {
@@ -1190,6 +1222,7 @@ static const struct tap_test tests[] = {
 	{ "AllToAll: DIRECT and PLANE, seed 002's message counts", test_alltoall_planes },
 	{ "MESH: shifted planes send the same messages over other links", test_mesh_shift },
 	{ "issue order: the heap version is the definition's", test_issue_order },
+	{ "pinned issue order: every rank as listed, still right", test_pin_order },
 	{ "NHR AllReduce: N up to 127 in every order", test_nhr_large },
 	{ "NHR AllReduce: ReduceScatter messages in 1..4 parts, same result (nhr_split)", test_nhr_split },
 	{ "NHR reordering: contiguous where possible, ~sqrt(N) for odd N", test_nhr_pieces },
