@@ -546,6 +546,9 @@ dgx1_check() {
 			-e 1M -f 16 -d float -a FILE $run &&
 		 swccl-bench allgather --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
 		 swccl-bench allreduce --cards 8 -b 64K -e 4M -f 8 -a HD $run &&
+		 for c in reducescatter allreduce; do
+			swccl-bench \$c --cards 4 -b 64K -e 1M -f 16 -d float -a RING $run ||
+			exit 1; done &&
 		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks 2 -o /tmp/dgx1-a2a.json --json &&
 		 swccl-bench alltoall --cards 8 -b 64K -e 4M -f 8 -a /tmp/dgx1-a2a.json --verify \
 			$run &&
@@ -578,6 +581,8 @@ dgx1_check() {
 		  "$x" -t dgx1 --in "$top/build/dgx1-ar.json" -b 64K -e 1M -f 16 --card --json &&
 		  "$x" -t dgx1 -c allgather -a HD -n 8 -b 64K -e 4M -f 8 --card --json &&
 		  "$x" -t dgx1 -c allreduce -a HD -n 8 -b 64K -e 4M -f 8 --card --json &&
+		  "$x" -t dgx1 -c reducescatter -a RING -n 4 -b 64K -e 1M -f 16 --card --json &&
+		  "$x" -t dgx1 -c allreduce -a RING -n 4 -b 64K -e 1M -f 16 --card --json &&
 		  "$x" -t dgx1 --in "$top/build/dgx1-a2a.json" -b 64K -e 4M -f 8 --card --json; } |
 		sed 's/"algo":"MTEG"/"algo":"FILE"/')
 	# emulator row and simulator row side by side: coll, algo, bytes, both times
@@ -598,15 +603,15 @@ dgx1_check() {
 		'echo "$rows" | jq -se "map(select(.algo == \"FILE\" and .coll == \"alltoall\")) |
 			length == 3 and all(.[]; .wrong == 0)" >/dev/null &&
 		 echo "$log" | grep -q "the fabric does not join"'
-	t "predicted_us is the modeled time in every row (and HD's)" \
-		'echo "$rows" | jq -se "length == 14 and
+	t "predicted_us is the modeled time in every row (and HD's, and RING's on cards 0..3)" \
+		'echo "$rows" | jq -se "length == 18 and
 			all(.[]; (.predicted_us - .time_us | fabs) < 0.0015)" >/dev/null'
 	t "emulator vs simulator (swccl-sim --card): every row's growth with size the same to 0.01 us" \
-		'echo "$both" | jq -se "length == 14 and (group_by([.coll, .algo]) |
+		'echo "$both" | jq -se "length == 18 and (group_by([.coll, .algo]) |
 			all(.[]; sort_by(.bytes) | .[0] as \$s |
 			    all(.[]; ((.sim - \$s.sim) - (.emu - \$s.emu) | fabs) < 0.01)))" >/dev/null'
-	t "emulator vs simulator: every row the emulator's time to 0.002 us, its fixed part too (credit waits, a WAIT's wake-up, a message's latency after its last byte)" \
-		'echo "$both" | jq -se "all(.[]; (.sim - .emu | fabs) < 0.002)" >/dev/null'
+	t "emulator vs simulator: every row the emulator's time to 0.002 us, its fixed part too (credit waits over the way back, a WAIT's wake-up, a message's latency after its last byte)" \
+		'echo "$both" | jq -se "length == 18 and all(.[]; (.sim - .emu | fabs) < 0.002)" >/dev/null'
 	jq -nc --slurpfile s <(echo "$csyn") --slurpfile r <(echo "$crows") \
 		'[$s, $r] | transpose[] | {coll: .[1].coll, bytes: .[1].bytes, chunks: .[0].chunks,
 		 predicted: .[0].completion_us, card: .[1].time_us, wrong: .[1].wrong}' |

@@ -202,6 +202,18 @@ static uint64_t wall_ns(void *opaque)
     return g->ops->wall_ns(g->opaque);
 }
 
+/*
+ * An instruction starts, on its core group's modeled clock: with
+ * swai_job_start/end, where a job's time went (-trace swai_insn).
+ */
+static void insn(void *opaque, unsigned cg, const struct swai_engine_job *j,
+                 const uint8_t *raw)
+{
+    const struct swai_cp *cp = opaque;
+
+    trace_swai_insn(cg, j->pc, raw[0], cp->engine.cg[cg].clock_ps);
+}
+
 /* The fabric's half of the timing model and semaphore times. */
 static uint64_t fabric_book(void *opaque, unsigned card, bool write,
                             uint64_t ready_ps, uint64_t bytes, bool first)
@@ -258,6 +270,7 @@ static const struct swai_engine_ops engine_ops = {
     .start = start,
     .finish = finish,
     .fence = fence,
+    .insn = insn,
     .locate = locate,
     .dma_read = dma_read,
     .dma_write = dma_write,

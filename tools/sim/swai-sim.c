@@ -420,8 +420,13 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
         for (int i = 0; i < s->ranks[r].nsteps; i++) {
             const struct swai_step *st = &s->ranks[r].steps[i];
 
-            if (st->op == SWAI_STEP_SEND) {
-                want[(size_t)run.card[r] * N + (size_t)run.card[st->peer]] = true;
+            if (st->op != SWAI_STEP_SEND) {
+                continue;
+            }
+            want[(size_t)run.card[r] * N + (size_t)run.card[st->peer]] = true;
+            /* --card: the receiver's "started" signal comes back (the credit wait) */
+            if (run.as_card) {
+                want[(size_t)run.card[st->peer] * N + (size_t)run.card[r]] = true;
             }
         }
     }
