@@ -208,7 +208,17 @@ sim_check() {
 			.int64 == .double and .uint64 == .double" >/dev/null'
 	t "NIC trees: a type they cannot reduce, or a size not a whole number of elements, is refused" \
 		'"$b" -a NIC -n 4 -d half >/dev/null 2>&1; [ $? -eq 2 ] &&
-		 "$b" -a NIC -n 4 --size 12 | grep -q "a multiple of 8 bytes"'
+		 { "$b" -a NIC -n 4 --size 12 2>&1; [ $? -eq 1 ]; } | grep "a multiple of 8 bytes" >/dev/null'
+	t "what -a or --in names and nothing simulated (no such algorithm, no such file, a root outside) exits 1 and says so; a size or step of 0 is refused (2)" \
+		'{ "$b" -a RING,FOO -n 2 --size 1M --json 2>&1; [ $? -eq 1 ]; } |
+			grep "FOO: nothing was simulated" >/dev/null &&
+		 { "$b" --in "$top/build/no-such.json" 2>&1; [ $? -eq 1 ]; } |
+			grep "No such file" >/dev/null &&
+		 { "$b" -c broadcast -r 7 -n 4 -a RING --size 1M 2>&1; [ $? -eq 1 ]; } |
+			grep "root 7 is not one of the 4 ranks" >/dev/null &&
+		 { "$b" -a RING --step 0 -b 16 -e 48 2>&1; [ $? -eq 2 ]; } |
+			grep "want a size of 1 byte or more" >/dev/null &&
+		 { "$b" -a RING -b 0 2>&1; [ $? -eq 2 ]; } | grep "for -b" >/dev/null'
 	# Seed 002's 32 GPUs: 8 nodes x 4 on seed002-8x4, its planes from the file.
 	out=$("$b" -t seed002-8x4 -c alltoall -a DIRECT,PLANE -n 32 -b 1K -e 1M -f 32 --json)
 	echo "$out" | jq -c '{algo, bytes, time_us, internode_msgs, internode_bytes}' | sed 's/^/# /'
@@ -359,6 +369,11 @@ synth_cli() {
 	t "--tm on AllToAll is refused (exit 2): seed 003's MTEGCCA is of broadcasts" \
 		'[ $rc -eq 2 ] && echo "$out" | grep -q "of broadcasts"'
 	t "bad usage exits 2" '"$b" -c reduce >/dev/null 2>&1; [ $? -eq 2 ]'
+	out=$("$b" -c nope 2>&1); rc=$?
+	t "an unknown -c exits 2 naming it; a schedule that cannot be written exits 1 naming the path" \
+		'[ $rc -eq 2 ] && echo "$out" | grep -q "bad value .nope. for -c" &&
+		 out=$("$b" -o "$top/build/no-such-dir/s.json" 2>&1 >/dev/null); [ $? -eq 1 ] &&
+		 echo "$out" | grep -q "^swccl-synth: .*no-such-dir/s.json: No such file"'
 	echo "1..$n"
 }
 

@@ -123,7 +123,8 @@ row003() {	# label chassis chunks topology-args...
 	shift 3
 	syn=$("$synth" "$@" --size 64M --chunks "$c" --model --json -o "$f")
 	sim=$("$b" "$@" -c allgather --in "$f" --size 64M --json)
-	ring=$("$b" "$@" -c allgather -a RING --size 64M --json 2>/dev/null || echo null)
+	ring=$("$b" "$@" -c allgather -a RING --size 64M --json 2>/dev/null |
+		grep '^{"kind":"row"' || echo null)
 	jq -nc --arg l "$label" --argjson k "$k" --argjson syn "$syn" --argjson sim "$sim" \
 		--argjson ring "$ring" '{label: $l, chassis: $k, syn: $syn, sim: $sim, ring: $ring}'
 	rm -f "$f"

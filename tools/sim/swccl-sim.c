@@ -19,6 +19,7 @@
  * topology's cards 0..N-1.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ struct args {
 	int nalgos, ranks[MAX_LIST], nranks, root, nodes, branch, nhr_split;
 	uint64_t minb, maxb, factor, step;
 	bool json, model, spread, card, baseline, levels;
+	bool named;		/* -a or --in named them: each must simulate something */
 };
 
 static void usage(FILE *f)
@@ -98,6 +100,16 @@ static int split(char *v, const char **out)
 	return n;
 }
 
+/* A size (-b, -e, --size, --step): a byte at least (0 would never grow), or exit. */
+static uint64_t size_arg(const char *opt, const char *v)
+{
+	uint64_t b = swai_cli_size_or_exit(PROG, opt, v);
+
+	if (!b)
+		swai_cli_bad(PROG, opt, v, "want a size of 1 byte or more");
+	return b;
+}
+
 static void parse(int argc, char **argv, struct args *a)
 {
 	static const struct option lopts[] = {
@@ -138,9 +150,9 @@ static void parse(int argc, char **argv, struct args *a)
 				a->ranks[i] = (int)swai_cli_long_or_exit(PROG, "-n", list[i], 1,
 									 SWAI_SCHED_MAX_RANKS);
 			break;
-		case 's': a->minb = a->maxb = swai_cli_size_or_exit(PROG, "--size", optarg); break;
-		case 'b': a->minb = swai_cli_size_or_exit(PROG, "-b", optarg); break;
-		case 'e': a->maxb = swai_cli_size_or_exit(PROG, "-e", optarg); break;
+		case 's': a->minb = a->maxb = size_arg("--size", optarg); break;
+		case 'b': a->minb = size_arg("-b", optarg); break;
+		case 'e': a->maxb = size_arg("-e", optarg); break;
 		case 'f': a->factor = (uint64_t)swai_cli_long_or_exit(PROG, "-f", optarg, 2, 1024); break;
 		case 'r': a->root = (int)swai_cli_long_or_exit(PROG, "-r", optarg, 0,
 							      SWAI_SCHED_MAX_RANKS - 1); break;
@@ -166,7 +178,7 @@ static void parse(int argc, char **argv, struct args *a)
 				swai_cli_bad(PROG, "--type", optarg,
 					     "double, float, int64, uint64, int32 or uint32");
 			break;
-		case 'S': a->step = swai_cli_size_or_exit(PROG, "--step", optarg); break;
+		case 'S': a->step = size_arg("--step", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -181,8 +193,12 @@ static void parse(int argc, char **argv, struct args *a)
 		a->maxb = a->minb;
 	if (!a->minb)
 		a->minb = a->maxb;
-	if (a->minb > a->maxb)
-		swai_cli_bad(PROG, "-b", "", "the smallest size is above the largest (-e)");
+	if (a->minb > a->maxb) {
+		char b[32];
+
+		snprintf(b, sizeof(b), "%" PRIu64, a->minb);
+		swai_cli_bad(PROG, "-b", b, "the smallest size is above the largest (-e)");
+	}
 	if (!a->factor)
 		a->factor = 2;
 	if (!a->type)
@@ -348,8 +364,8 @@ static void simulate(const struct swai_topo *t, const struct swai_sim_in *in,
 	}
 }
 
-/* A row of seed 001's NIC trees (swai-sim-nic.h). */
-static void nic_row(const struct args *a, const struct swai_topo *t, const char *algo,
+/* A row of seed 001's NIC trees (swai-sim-nic.h); false: a skip row instead. */
+static bool nic_row(const struct args *a, const struct swai_topo *t, const char *algo,
 		    int coll, int N, uint64_t size)
 {
 	struct swai_sim_out out;
@@ -359,12 +375,14 @@ static void nic_row(const struct args *a, const struct swai_topo *t, const char 
 			 why, sizeof(why))) {
 		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
 		       "# %s on %d ranks: %s\n", algo, N, why);
-		return;
+		return false;
 	}
 	print_row(a, t, algo, coll, N, size, &out, -1, -1, NULL, a->type->name);
+	return true;
 }
 
-static void row(const struct args *a, const struct swai_topo *t, const char *algo,
+/* A row of @algo (a generator or a schedule file); false: a skip row, with why. */
+static bool row(const struct args *a, const struct swai_topo *t, const char *algo,
 		int coll, int N, uint64_t size)
 {
 	static int card[SWAI_SCHED_MAX_RANKS], node_of[SWAI_SCHED_MAX_RANKS];
@@ -377,17 +395,15 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	double model_us = -1;
 	uint64_t bytes;
 
-	if (!a->in && swai_sim_nic_algo(algo)) {
-		nic_row(a, t, algo, coll, N, size);
-		return;
-	}
+	if (!a->in && swai_sim_nic_algo(algo))
+		return nic_row(a, t, algo, coll, N, size);
 	place(a, t, N, card);
 	for (int r = 0; r < N; r++)
 		node_of[r] = swai_topo_card_node(t, card[r]);
 	if (schedule(a, algo, coll, N, node_of, &s, why, sizeof(why))) {
 		printf(a->json ? "{\"kind\":\"skip\",\"algo\":\"%s\",\"ranks\":%d,\"why\":\"%s\"}\n" :
 		       "# %s on %d ranks: %s\n", algo, N, why);
-		return;
+		return false;
 	}
 	N = s.nranks;
 	coll = s.coll;
@@ -410,6 +426,7 @@ static void row(const struct args *a, const struct swai_topo *t, const char *alg
 	print_row(a, t, s.name, s.coll, N, size, &out, model_us, a->baseline ? base.wall_s : -1,
 		  &in, NULL);
 	swai_sched_free(&s);
+	return true;
 }
 
 int main(int argc, char **argv)
@@ -417,7 +434,7 @@ int main(int argc, char **argv)
 	struct args a = { 0 };
 	struct swai_topo t;
 	char why[512];
-	int coll, c;
+	int coll, c, rows[MAX_LIST] = { 0 }, total = 0;
 
 	parse(argc, argv, &a);
 	coll = swai_coll_parse(a.coll ? a.coll : "allreduce");
@@ -438,6 +455,7 @@ int main(int argc, char **argv)
 				t.name, t.ncards);
 			return 2;
 		}
+	a.named = a.in || (a.nalgos && !(a.nalgos == 1 && !strcasecmp(a.algos[0], "all")));
 	if (a.in) {
 		a.nalgos = 1;
 		a.algos[0] = a.in;
@@ -458,11 +476,30 @@ int main(int argc, char **argv)
 		for (uint64_t size = a.minb; size <= a.maxb;
 		     size = a.step ? size + a.step : size * a.factor) {
 			for (int g = 0; g < a.nalgos; g++)
-				row(&a, &t, a.algos[g], coll, a.ranks[i], size);
+				rows[g] += row(&a, &t, a.algos[g], coll, a.ranks[i], size);
 			if (size > UINT64_MAX / a.factor)
 				break;
 		}
+	/*
+	 * As swccl-bench: what the user named and got no row for is a failure
+	 * (its reason is on its skip rows), not a run that looks fine.
+	 */
+	for (int g = 0; g < a.nalgos; g++) {
+		total += rows[g];
+		if (a.named && !rows[g])
+			fprintf(stderr, PROG ": %s: nothing was simulated (%s at every size and "
+				"rank count asked for: the reason is on its rows above)\n",
+				a.algos[g], swai_coll_name(coll));
+	}
+	if (!total && !a.named)
+		fprintf(stderr, PROG ": no algorithm makes %s on these rank counts: nothing was "
+			"simulated\n", swai_coll_name(coll));
 	c = a.plot ? plot(&a, &t, coll) : 0;
+	for (int g = 0; g < a.nalgos; g++)
+		if (a.named && !rows[g])
+			c = 1;
+	if (!total)
+		c = 1;
 	swai_topo_free(&t);
 	return c;
 }

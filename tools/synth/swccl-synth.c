@@ -277,7 +277,7 @@ static int write_file(const char *path, char *text)
 	if (f && fclose(f))
 		bad = 1;
 	if (bad)
-		perror(path);
+		fprintf(stderr, PROG ": %s: %s\n", path, text ? strerror(errno) : "out of memory");
 	free(text);
 	return bad;
 }
@@ -346,7 +346,11 @@ int main(int argc, char **argv)
 	}
 	algo = flags & SWAI_MTEG_TM ? "MTEGCCA" : "MTEG-EA";
 	coll = swai_coll_parse(coll_name);
-	if (optind != argc || coll < 0) {
+	if (coll < 0)
+		swai_cli_bad(PROG, "-c", coll_name, "allgather, broadcast, alltoall, reducescatter "
+			     "or allreduce");
+	if (optind != argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 2;
 	}
@@ -389,7 +393,9 @@ int main(int argc, char **argv)
 	/* what planning took: the bounds (an LP where it is worth one) are not planning */
 	solve = now_s() - t0 - (ret ? 0 : res.bound_s);
 	if (ret) {
-		fprintf(stderr, PROG ": %s on %s: %s\n", coll_name, t.name, why);
+		fprintf(stderr, PROG ": %s on %s: %s%s\n", coll_name, t.name, why,
+			ret == -ENOMEM ? " (too large an instance for this machine's memory: fewer "
+			"cards, chassis or chunks)" : "");
 		swai_topo_free(&t);
 		return 1;
 	}
