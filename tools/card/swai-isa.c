@@ -125,6 +125,23 @@ int swai_isa_validate(const struct swai_insn *in)
     swai_ld_le((raw) + offsetof(struct s, f), sizeof(((struct s *)0)->f))
 #define GET(dst, raw, s, f) ((dst).f = FLD(raw, s, f))
 
+const char *swai_isa_name(uint8_t op)
+{
+    static const char *const names[SWAI_OP_MAX + 1] = {
+        [SWAI_OP_NOP] = "NOP",           [SWAI_OP_END] = "END",
+        [SWAI_OP_DMA_GET] = "DMA_GET",   [SWAI_OP_DMA_PUT] = "DMA_PUT",
+        [SWAI_OP_COPY] = "COPY",         [SWAI_OP_REDUCE] = "REDUCE",
+        [SWAI_OP_BARRIER] = "BARRIER",   [SWAI_OP_SIGNAL] = "SIGNAL",
+        [SWAI_OP_WAIT] = "WAIT",         [SWAI_OP_FENCE] = "FENCE",
+        [SWAI_OP_TIMESTAMP] = "TIMESTAMP", [SWAI_OP_DIV] = "DIV",
+        [SWAI_OP_GEMM] = "GEMM",         [SWAI_OP_LAYERNORM] = "LAYERNORM",
+        [SWAI_OP_DROPOUT] = "DROPOUT",   [SWAI_OP_CVT] = "CVT",
+        [SWAI_OP_DRAIN] = "DRAIN",
+    };
+
+    return op <= SWAI_OP_MAX && names[op] ? names[op] : "?";
+}
+
 bool swai_isa_is_compute(uint8_t op)
 {
     return op == SWAI_OP_GEMM || op == SWAI_OP_LAYERNORM ||

@@ -63,6 +63,8 @@ struct swai_cop {
     struct swai_ldm_range out;                  /* written */
 };
 
+/* The opcode's name as swai_program.h spells it (COPY, WAIT, ...), or "?". */
+const char *swai_isa_name(uint8_t op);
 /* True for GEMM, LAYERNORM, DROPOUT and CVT (their own operand layouts). */
 bool swai_isa_is_compute(uint8_t op);
 /* Element size of a compute type (F32, BF16), 0 if it is not one. */

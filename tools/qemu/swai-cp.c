@@ -211,7 +211,7 @@ static void insn(void *opaque, unsigned cg, const struct swai_engine_job *j,
 {
     const struct swai_cp *cp = opaque;
 
-    trace_swai_insn(cg, j->pc, raw[0], cp->engine.cg[cg].clock_ps);
+    trace_swai_insn(cg, j->pc, swai_isa_name(raw[0]), cp->engine.cg[cg].clock_ps);
 }
 
 /* The fabric's half of the timing model and semaphore times. */

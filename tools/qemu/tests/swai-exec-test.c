@@ -806,6 +806,21 @@ static void test_signal_fence_timestamp(void)
     card_free();
 }
 
+/* --- the opcodes' names (the swai_insn trace event's) --- */
+
+static void test_isa_names(void)
+{
+    CHECK(!strcmp(swai_isa_name(SWAI_OP_NOP), "NOP"));
+    CHECK(!strcmp(swai_isa_name(SWAI_OP_COPY), "COPY"));
+    CHECK(!strcmp(swai_isa_name(SWAI_OP_WAIT), "WAIT"));
+    CHECK(!strcmp(swai_isa_name(SWAI_OP_DRAIN), "DRAIN"));
+    for (unsigned op = 0; op <= SWAI_OP_MAX; op++) {
+        CHECK(strcmp(swai_isa_name((uint8_t)op), "?"));
+    }
+    CHECK(!strcmp(swai_isa_name(SWAI_OP_MAX + 1), "?"));
+    CHECK(!strcmp(swai_isa_name(0xff), "?"));
+}
+
 static const struct tap_test tests[] = {
     { "COPY on every tier pair, odd sizes, strides", test_copy_tiers },
     { "DMA_GET from every tier, odd sizes, strides", test_dma_get_tiers },
@@ -817,6 +832,7 @@ static const struct tap_test tests[] = {
     { "DIV: every dtype x divisor against a reference", test_div_all },
     { "DIV: hand-picked quotients, double -> f16/bf16", test_div_values },
     { "SIGNAL, FENCE, TIMESTAMP", test_signal_fence_timestamp },
+    { "every opcode has its name, others \"?\"", test_isa_names },
 };
 
 TAP_MAIN(tests)
