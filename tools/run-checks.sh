@@ -270,6 +270,10 @@ synth_cli() {
 		'echo "$out" | jq -e ".algo == \"MTEG-EA\" and .completion_us == .lower_bound_us" \
 		   >/dev/null && echo "$tm" | jq -e ".algo == \"MTEGCCA\" and
 		   .completion_us > .lower_bound_us" >/dev/null'
+	out=$("$b" -t ndv2x2 --nodes 3 -c allgather --size 64M --json)
+	echo "$out" | sed 's/^/# /'
+	t "NDv2 x 3 (an odd number of chassis) meets its lower bound: the second pass's ties broken around a ring give every chassis' way in a chunk in every round" \
+		'echo "$out" | jq -e ".ranks == 24 and .completion_us == .lower_bound_us" >/dev/null'
 	out=$("$b" --preset ndv2 --chassis 4 --coll allgather --json)
 	t "the issue's command: --preset ndv2 --chassis 4 is NDv2 x 4 (32 ranks), its figures" \
 		'echo "$out" | jq -e ".ranks == 32 and .solve_s >= 0 and .completion_us > 0 and

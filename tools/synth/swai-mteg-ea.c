@@ -155,7 +155,16 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
         }
         for (;;) {
             best = -1;
-            for (int v = 0; v < N; v++) {
+            /*
+             * Ties: the lowest card, or (ring_ties) the card next after the
+             * source, cyclically -- each source's first copy through a
+             * shared port then goes to a different card, as in a ring,
+             * where lowest-first sends the first two sources' copies to
+             * each other and leaves the third's receiver idle.
+             */
+            for (int i = 0; i < N; i++) {
+                int v = m->ring_ties ? (src + i) % N : i;
+
                 if (arrive[v] < 0 && c[v].at < NEVER && (best < 0 || c[v].at < c[best].at)) {
                     best = v;
                 }

@@ -132,6 +132,12 @@ struct swai_mteg {
      * -- 0 for no cap; swai_mteg_tree_ea keeps to it as to the quotas.
      */
     int fanout;
+    /*
+     * Ours, while a plan tries it (swai-mtegcca.c): swai_mteg_tree_ea breaks
+     * ties between cards the chunk reaches in the same slot by the card
+     * next after the source, cyclically, instead of the lowest index.
+     */
+    bool ring_ties;
     double pack_slots;          /* swai_mteg_pack's T once solved on this MTEG, else 0 */
     bool card;                  /* planned in the card's slots (SWAI_MTEG_CARD) */
     uint64_t fixed_ps;          /* before slot 0 (SWAI_MTEG_CARD: the launch), else 0 */
