@@ -554,9 +554,18 @@ cluster_nic_check() {
 # swccl-sim --card replays the same schedules on the same topology.
 dgx1_check() {
 	local n=0 log rows sim b="$top/build/bin/swccl-synth" x="$top/build/bin/swccl-sim"
-	local run='-g 1 -n 1 -w 1 --place local --json --no-summary'
+	local run='-g 1 -n 1 -w 1 --place local --json --no-summary' cd="$top/build/dgx1-card"
 	t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
-	log=$(vm --cards 8 --topology dgx1 --hbm-mb 64 -- sh -c \
+	# The five schedules planned in the card's slots (--card), planned here
+	# (the planner's search is seconds in the guest's TCG) and run there.
+	rm -rf "$cd" && mkdir -p "$cd"
+	csyn=$(for job in "allgather 1M" "allgather 4M" "alltoall 1M" "reducescatter 1M" \
+			"allreduce 1M"; do
+		set -- $job
+		"$b" -t dgx1 -c $1 --size $2 --chunks auto --card -o "$cd/$1-$2.json" --json ||
+			echo '{"kind":"synth","failed":1}'
+	done)
+	log=$(vm --cards 8 --topology dgx1 --hbm-mb 64 --add "$cd" -- sh -c \
 		"swccl-synth -t dgx1 -c allgather --size 1M --chunks 2 -o /tmp/dgx1.json --json &&
 		 SWCCL_SCHED_FILE=/tmp/dgx1.json swccl-bench allgather --cards 8 -b 64K -e 4M \
 			-f 8 -a FILE $run &&
@@ -573,22 +582,16 @@ dgx1_check() {
 			$run &&
 		 echo card-mode-rows &&
 		 for sz in 1M 4M; do
-			swccl-synth -t dgx1 --size \$sz --chunks auto --card -o /tmp/card.json --json &&
-			SWCCL_SCHED_FILE=/tmp/card.json swccl-bench allgather --cards 8 -b \$sz \
-				-e \$sz -a FILE $run || exit 1; done &&
-		 swccl-synth -t dgx1 -c alltoall --size 1M --chunks auto --card -o /tmp/card-a2a.json \
-			--json &&
-		 swccl-bench alltoall --cards 8 -b 1M -e 1M -a /tmp/card-a2a.json --verify $run &&
+			SWCCL_SCHED_FILE=$cd/allgather-\$sz.json swccl-bench allgather --cards 8 \
+				-b \$sz -e \$sz -a FILE $run || exit 1; done &&
+		 swccl-bench alltoall --cards 8 -b 1M -e 1M -a $cd/alltoall-1M.json --verify $run &&
 		 for c in reducescatter allreduce; do
-			swccl-synth -t dgx1 -c \$c --size 1M --chunks auto --card -o /tmp/card.json \
-				--json &&
-			SWCCL_SCHED_FILE=/tmp/card.json swccl-bench \$c --cards 8 -b 1M -e 1M \
+			SWCCL_SCHED_FILE=$cd/\$c-1M.json swccl-bench \$c --cards 8 -b 1M -e 1M \
 				-d float -a FILE $run || exit 1; done &&
 		 ! swccl-bench alltoall --cards 8 -b 64K -e 64K -a DIRECT $run 2>&1")
 	# the rows of schedules synthesized in GPUs' slots, then in the card's (--card)
 	rows=$(echo "$log" | sed '/^card-mode-rows$/q' | grep '^{"kind":"row"')
 	crows=$(echo "$log" | sed '1,/^card-mode-rows$/d' | grep '^{"kind":"row"')
-	csyn=$(echo "$log" | sed '1,/^card-mode-rows$/d' | grep '^{"kind":"synth"')
 	echo "$log" | grep '^{"kind":"synth"' | sed 's/^/# /'
 	# the same schedules on the host (swccl-synth is deterministic), on SimGrid
 	sim=$("$b" -t dgx1 -c allgather --size 1M --chunks 2 -o "$top/build/dgx1-ag.json" \
@@ -644,9 +647,8 @@ dgx1_check() {
 	csim=$(for job in "allgather 1M" "allgather 4M" "alltoall 1M" "reducescatter 1M" \
 			"allreduce 1M"; do
 		set -- $job
-		"$b" -t dgx1 -c $1 --size $2 --chunks auto --card -o "$top/build/dgx1-card.json" \
-			>/dev/null && "$x" -t dgx1 --in "$top/build/dgx1-card.json" -b $2 -e $2 \
-			--card --json || echo '{"kind":"row","failed":1}'
+		"$x" -t dgx1 --in "$cd/$1-$2.json" -b $2 -e $2 --card --json ||
+			echo '{"kind":"row","failed":1}'
 	done | grep '^{"kind":"row"')
 	t "--card's five schedules replayed by swccl-sim --card: each the cards' time to 0.002 us" \
 		'jq -ne --slurpfile s <(echo "$csim") --slurpfile r <(echo "$crows") \
