@@ -8,7 +8,8 @@
 # to BUILD/alltoall.json as well.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$top/build}
+# absolute: swai-vm --add copies a file to the same absolute path in the guest
+build=$(cd "${1:-$top/build}" && pwd)
 out=$build/alltoall.json
 SWAI_VM_NO_BUILD=1 "$top/tools/vm/swai-cluster" --nodes 2 --cards 4 --timeout 900 -- sh -c '
 	swccl-bench alltoall -b 1K -e 1M -f 4 -a all --json --no-summary &&

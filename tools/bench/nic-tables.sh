@@ -9,7 +9,8 @@
 # NODES="2 4 8" and TYPES="double float int64" choose.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$top/build}
+# absolute: swai-vm --add copies a file to the same absolute path in the guest
+build=$(cd "${1:-$top/build}" && pwd)
 out=$build/nic-tables.json
 : >"$out"
 for n in ${NODES:-2 4 8}; do

@@ -8,7 +8,8 @@
 # predictions beside the cards' time; then the synthesizer on NDv2 x 2..10 chassis.  The rows go to BUILD/synth.json.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$top/build}
+# absolute: swai-vm --add copies a file to the same absolute path in the guest
+build=$(cd "${1:-$top/build}" && pwd)
 b=$build/bin/swccl-synth
 x=$build/bin/swccl-sim
 out=$build/synth.json
