@@ -126,7 +126,7 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
     int N = m->ncards, ret = 0, u = src;
     struct cand *c = malloc((size_t)N * sizeof(*c));
     /*
-     * The source's quotas and the fan-out cap (swai-mtegcca.c) hold while
+     * The source's quotas and the fan-out cap (swai-mteg-improve.c) hold while
      * they leave every card a way in.
      */
     struct grow g = { calloc((size_t)m->nnodes + 1, sizeof(bool)),

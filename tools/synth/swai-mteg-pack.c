@@ -16,7 +16,7 @@
  * one set of cards at a time; this one counts them all at once, which is
  * what makes AMD's bound tight), and the x that attains it says how much
  * of each source each link should carry -- what the planner follows
- * (swai-mtegcca.c).
+ * (swai-mteg-improve.c).
  *
  * The cuts are exponentially many, so they come in as needed: start with
  * every card's links in, solve, and for every source and card find the

@@ -83,7 +83,7 @@ struct swai_mteg_edge {
 #define SWAI_MTEG_TRANSPOSE 4u
 /*
  * SWAI_MTEG_QUICK: ours without its iterated local search (the last pass,
- * swai-mtegcca.c), for a first look: --chunks auto compares the chunk
+ * swai-mteg-improve.c), for a first look: --chunks auto compares the chunk
  * counts so, then searches from the best.
  */
 #define SWAI_MTEG_QUICK 8u
@@ -120,20 +120,20 @@ struct swai_mteg {
     int *skip;                  /* [res * (H + 2) + t]: next-free hints (swai-mteg.c) */
     int nnodes, *node_of;       /* [card]: its node */
     /*
-     * Ours, while a plan follows the packing (swai-mtegcca.c): [src *
+     * Ours, while a plan follows the packing (swai-mteg-improve.c): [src *
      * nedges + e], how many more of src's chunks edge e should carry; NULL
      * otherwise.  swai_mteg_tree_ea keeps to it while it leaves every card
      * a way in.
      */
     int *left;
     /*
-     * Ours, while a plan caps it (swai-mtegcca.c): the cards one card sends
+     * Ours, while a plan caps it (swai-mteg-improve.c): the cards one card sends
      * a chunk to through a switch -- its one port carries every such copy
      * -- 0 for no cap; swai_mteg_tree_ea keeps to it as to the quotas.
      */
     int fanout;
     /*
-     * Ours, while a plan tries it (swai-mtegcca.c): swai_mteg_tree_ea breaks
+     * Ours, while a plan tries it (swai-mteg-improve.c): swai_mteg_tree_ea breaks
      * ties between cards the chunk reaches in the same slot by the card
      * next after the source, cyclically, instead of the lowest index.
      */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-mteg-trees.h - the planner's trees while it plans them, shared by
+ * its three steps: placing them in an order (swai-mteg-place.c), ours
+ * improving a plan above its bound (swai-mteg-improve.c), and the plan
+ * as a whole (swai-mtegcca.c, swai_mteg_plan).  Internal to tools/synth.
+ */
+#ifndef SWAI_MTEG_TREES_H
+#define SWAI_MTEG_TREES_H
+
+#include <stddef.h>
+
+#include "swai-mteg.h"
+
+/* One collective's trees (AllToAll: its demands' paths) and how they are planned. */
+struct swai_mteg_trees {
+    enum swai_coll coll;
+    int root, nsrc;
+    uint32_t chunks;
+    unsigned flags;
+    struct swai_mteg_hop *hops;
+    int *nhops;
+    int *ends;      /* [tree]: its last arrival */
+    const int *quota;   /* [src * nedges + e]: swai_mteg_pack's chunks, or NULL */
+};
+
+/*
+ * Past this many trees x edges a plan takes seconds and the tries below
+ * three times that (AMD x 10, 1 chunk: 4 million, 3.6 s; NDv2 x 10, 16
+ * chunks: 8 million); DGX-2 x 2 and AMD x 2 at 16 chunks have half a
+ * million.
+ */
+#define SWAI_MTEG_IMPROVE_MAX_WORK 2e6
+
+/* swai-mteg-place.c */
+int swai_mteg_place(struct swai_mteg *m, const struct swai_mteg_trees *p, const size_t *order,
+                    int *slots);
+int swai_mteg_promote(struct swai_mteg *m, const struct swai_mteg_trees *p, size_t *order,
+                      int *slots);
+void swai_mteg_first_order(const struct swai_mteg_trees *p, size_t *order);
+int swai_mteg_retime_capped(struct swai_mteg *m, const struct swai_mteg_trees *p, int *slots);
+void swai_mteg_put_back(struct swai_mteg *m, struct swai_mteg_trees *p,
+                        const struct swai_mteg_hop *hops, const int *nhops);
+
+/* swai-mteg-improve.c */
+int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);
+int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);
+
+#endif /* SWAI_MTEG_TREES_H */
