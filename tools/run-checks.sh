@@ -257,6 +257,14 @@ synth_cli() {
 		'echo "$out" | jq -e ".model_us < .ring_model_us" >/dev/null'
 	t "Broadcast from card 5 on mesh8" \
 		'"$b" -t mesh8 -c broadcast -r 5 --size 1M --json | jq -e ".slots > 0" >/dev/null'
+	out=$("$b" -t amd -c broadcast --size 64M --chunks 16 --json)
+	echo "$out" | sed 's/^/# /'
+	t "Broadcast on AMD in 16 chunks: its trees follow the root's packing (the LP's T, also its bound), under twice the bound (2.8 times before)" \
+		'echo "$out" | jq -e ".lower_bound_us > 400 and .completion_us < 2 * .lower_bound_us" \
+		   >/dev/null'
+	t "Broadcast from card 9 of AMD, improved (the search plans each tree again from the root, not card 0): verifies" \
+		'"$b" -t amd -c broadcast -r 9 --size 64M --chunks 16 -o "$top/build/synth-bc9.json" \
+		   >/dev/null && "$s" verify --in "$top/build/synth-bc9.json" | grep -q correct'
 	t "AllGather on ndv2x2, across the chassis through the InfiniBand switch, verifies" \
 		'"$b" -t ndv2x2 --size 1M -o "$top/build/synth-ndv2x2.json" --json >/dev/null &&
 		 "$s" verify --in "$top/build/synth-ndv2x2.json" | grep -q correct'

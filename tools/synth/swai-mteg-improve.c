@@ -120,7 +120,7 @@ static int search(struct swai_mteg *m, struct swai_mteg_trees *p, int floor, int
     for (int round = 0; !ret && round < rounds && *slots > floor; round++) {
         int now = 0;
 
-        ret = swai_mteg_kick(m, (int)ntrees, room, p->hops, p->nhops, p->chunks,
+        ret = swai_mteg_kick(m, (int)ntrees, room, p->hops, p->nhops,
                              (int)(ntrees / 20) + 1, &seed, &now);
         ret = ret ? ret : swai_mteg_retime_capped(m, p, &now);
         ret = ret ? ret : swai_mteg_polish(m, p, &now);
@@ -242,7 +242,10 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
         ret = -ENOMEM;
         goto out;
     }
-    if (!swai_mteg_pack(m, p->chunks, x, &m->pack_slots) ||
+    /* Broadcast: the packing of the root's trees; AllGather: every source's */
+    if (p->coll == SWAI_COLL_BROADCAST ?
+        !swai_mteg_pack_root(m, p->chunks, p->root, x, &m->pack_slots) :
+        !swai_mteg_pack(m, p->chunks, x, &m->pack_slots) ||
         swai_mteg_pack_nodes(m, p->chunks, x) == 0) {
         for (size_t i = 0; i < NE; i++) {
             quota[i] = (int)ceil(x[i] * p->chunks - 0.01);  /* 2.0000001 chunks are 2 */

@@ -317,3 +317,18 @@ int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double
 {
     return swai_mteg_pack_weighted(m, chunks, NULL, x, T);
 }
+
+int swai_mteg_pack_root(const struct swai_mteg *m, uint32_t chunks, int root, double *x,
+                        double *T)
+{
+    double *weight = calloc((size_t)m->ncards, sizeof(*weight));
+    int ret;
+
+    if (!weight) {
+        return -ENOMEM;
+    }
+    weight[root] = 1;
+    ret = swai_mteg_pack_weighted(m, chunks, weight, x, T);
+    free(weight);
+    return ret;
+}

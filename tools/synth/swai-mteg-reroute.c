@@ -165,13 +165,14 @@ out:
 }
 
 int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
-                   int *nhops, uint32_t chunks, int k, uint64_t *seed, int *slots)
+                   int *nhops, int k, uint64_t *seed, int *slots)
 {
     int *pick = malloc(((size_t)k + 1) * sizeof(*pick));
+    int *src = malloc(((size_t)k + 1) * sizeof(*src));
     int *arrive = malloc((size_t)m->ncards * sizeof(*arrive)), ret = 0, n = 0;
     bool *out = calloc((size_t)ntrees + 1, sizeof(*out));
 
-    if (!pick || !arrive || !out) {
+    if (!pick || !src || !arrive || !out) {
         ret = -ENOMEM;
         goto out;
     }
@@ -183,12 +184,14 @@ int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mte
         t = (int)((*seed >> 33) % (uint64_t)ntrees);
         if (!out[t] && nhops[t]) {
             out[t] = true;
+            /* its source: where its first hop leaves (a Broadcast's trees are all the root's) */
+            src[n] = m->e[hops[(size_t)t * room].e].u;
             pick[n++] = t;
             swai_mteg_take_trees(m, 1, room, &hops[(size_t)t * room], &nhops[t], false);
         }
     }
     for (int i = 0; !ret && i < n; i++) {
-        ret = swai_mteg_tree_ea(m, pick[i] / (int)chunks, &hops[(size_t)pick[i] * room],
+        ret = swai_mteg_tree_ea(m, src[i], &hops[(size_t)pick[i] * room],
                                 &nhops[pick[i]], arrive);
     }
     *slots = 0;
@@ -199,6 +202,7 @@ int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mte
     }
 out:
     free(pick);
+    free(src);
     free(arrive);
     free(out);
     return ret;

@@ -288,6 +288,14 @@ int swai_mteg_pack(const struct swai_mteg *m, uint32_t chunks, double *x, double
 int swai_mteg_pack_weighted(const struct swai_mteg *m, uint32_t chunks, const double *weight,
                             double *x, double *T);
 /*
+ * Broadcast's: the packing of @root's block alone (swai_mteg_pack_weighted,
+ * the other sources weighing nothing) -- the best fractional packing of
+ * spanning trees from @root, its *T a lower bound on every Broadcast plan
+ * of @m.  The same returns.
+ */
+int swai_mteg_pack_root(const struct swai_mteg *m, uint32_t chunks, int root, double *x,
+                        double *T);
+/*
  * Ours: a packing (as swai_mteg_pack's @x) for a topology of nodes like
  * its node 0, where that LP is too large: every source's block sent once
  * into each other node, to the card in its place there, and spread inside
@@ -347,16 +355,16 @@ int swai_mteg_fold_time(const struct swai_mteg *m, int ntrees, size_t room,
 int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
                       int *nhops, int *slots, int depth, int max_tries);
 /*
- * Ours: the kick of an iterated local search over AllGather's trees (as
- * for swai_mteg_reroute): @k trees drawn at random by @seed (a step of a
- * linear congruential generator each; a tree drawn twice counts once)
- * ripped up, then planned again by swai_mteg_tree_ea in the order drawn,
- * on @m; tree i is source i / @chunks's.  *slots: the plan's end after.
+ * Ours: the kick of an iterated local search over AllGather's or
+ * Broadcast's trees (as for swai_mteg_reroute): @k trees drawn at random
+ * by @seed (a step of a linear congruential generator each; a tree drawn
+ * twice counts once) ripped up, then planned again by swai_mteg_tree_ea
+ * in the order drawn, on @m, each from the source its first hop left.  *slots: the plan's end after.
  * 0, -ENOSPC (a tree found no room in H: the plan is incomplete, the
  * caller restores it), -ENOMEM.
  */
 int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,
-                   int *nhops, uint32_t chunks, int k, uint64_t *seed, int *slots);
+                   int *nhops, int k, uint64_t *seed, int *slots);
 
 struct swai_mteg_result {
     int H;                      /* the slots used to plan */

@@ -46,7 +46,8 @@ static int plan(const struct swai_topo *t, struct swai_mteg_trees *p, uint64_t c
         ret = swai_mteg_promote(m, p, order, slots);
     }
     /* above its cut bound, AllGather's trees (and the reductions') get more tries */
-    if (!ret && !(p->flags & SWAI_MTEG_TM) && p->coll == SWAI_COLL_ALLGATHER &&
+    if (!ret && !(p->flags & SWAI_MTEG_TM) &&
+        (p->coll == SWAI_COLL_ALLGATHER || p->coll == SWAI_COLL_BROADCAST) &&
         *slots > swai_mteg_cut_bound(m, p->coll, p->root, p->chunks)) {
         ret = swai_mteg_improve(m, p, slots);
     }
@@ -83,11 +84,19 @@ static int bound_slots(const struct swai_mteg *m, enum swai_coll coll, int root,
 
     clock_gettime(CLOCK_MONOTONIC, &a);
     cut = swai_mteg_cut_bound(m, coll, root, chunks);
-    /* only AllGather's bound has more than the cuts: the packing's LP */
+    /* AllGather's and Broadcast's bounds have more than the cuts: the packing's LP */
     if (coll == SWAI_COLL_ALLGATHER && slots > cut) {
         int pack = swai_mteg_pack_bound(m, chunks);
 
         cut = pack > cut ? pack : cut;
+    } else if (coll == SWAI_COLL_BROADCAST && slots > cut) {
+        double T = m->pack_slots;   /* solved already if the plan was improved */
+
+        if (T > 0 || !swai_mteg_pack_root(m, chunks, root, NULL, &T)) {
+            int pack = (int)(T - 1e-6) + 1;
+
+            cut = pack > cut ? pack : cut;
+        }
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     *took += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;

@@ -555,6 +555,22 @@ static void test_pack(void)
 				in += x[(size_t)src * (size_t)m.nedges + (size_t)m.in[k]];
 			CHECK(v == src || in > 1 - 1e-6);
 		}
+	/* Broadcast's: card 3's block alone, spanning trees from it; less load than all eight */
+	{
+		double Tb;
+
+		memset(x, 0, (size_t)m.ncards * (size_t)m.nedges * sizeof(*x));
+		CHECK_EQ(swai_mteg_pack_root(&m, 16, 3, x, &Tb), 0);
+		/* its 16 chunks out over the root's links: 16 / 3 slots of the busiest */
+		CHECK(Tb > 16.0 / 3 - 1e-6 && Tb < 16.0 / 3 + 1e-6 && Tb < T);
+		for (int v = 0; v < m.ncards; v++) {
+			double in = 0;
+
+			for (int k = m.in_off[v]; k < m.in_off[v + 1]; k++)
+				in += x[3 * (size_t)m.nedges + (size_t)m.in[k]];
+			CHECK(v == 3 || in > 1 - 1e-6);
+		}
+	}
 	free(x);
 	CHECK_EQ(swai_mteg_lower_bound(&m, SWAI_COLL_ALLGATHER, 0, 16), 38);
 	swai_mteg_free(&m);
@@ -587,7 +603,7 @@ static void test_pack(void)
 			uint64_t seed = 1, was = seed;
 			int kicked = 0;
 
-			CHECK_EQ(swai_mteg_kick(&pl.m, pl.ntrees, pl.room, pl.hops, pl.nhops, 4, 3,
+			CHECK_EQ(swai_mteg_kick(&pl.m, pl.ntrees, pl.room, pl.hops, pl.nhops, 3,
 						&seed, &kicked), 0);
 			CHECK(seed != was && kicked > 0);
 			for (int i = 0; i < pl.ntrees; i++)
@@ -971,8 +987,8 @@ static const struct tap_test tests[] = {
 	{ "AllToAll: earliest paths relayed on a line, its flow bound, 7 presets verify, mesh8 at "
 	  "the bound, AMD's paths rerouted",
 	  test_alltoall },
-	{ "packing LP: DGX-1's cut, quotas followed and dropped, too large refused; a plan timed "
-	  "again and rerouted", test_pack },
+	{ "packing LP: DGX-1's cut, a Broadcast's (the root's trees alone), quotas followed and "
+	  "dropped, too large refused; a plan timed again and rerouted", test_pack },
 	{ "fan-out cap through a switch: a star without it, a relay with it", test_fanout },
 	{ "nodes: AMD x 2's blocks cross once, to their counterparts; its merged-chassis bound 74 "
 	  "slots over the cuts' 69; uneven nodes and NDv2 x 3 bounded, never above a plan",
