@@ -435,6 +435,7 @@ int main(int argc, char **argv)
 	struct swai_topo t;
 	char why[512];
 	int coll, c, rows[MAX_LIST] = { 0 }, total = 0;
+	bool failed = false;
 
 	parse(argc, argv, &a);
 	coll = swai_coll_parse(a.coll ? a.coll : "allreduce");
@@ -486,20 +487,17 @@ int main(int argc, char **argv)
 	 */
 	for (int g = 0; g < a.nalgos; g++) {
 		total += rows[g];
-		if (a.named && !rows[g])
+		if (a.named && !rows[g]) {
 			fprintf(stderr, PROG ": %s: nothing was simulated (%s at every size and "
 				"rank count asked for: the reason is on its rows above)\n",
 				a.algos[g], swai_coll_name(coll));
+			failed = true;
+		}
 	}
 	if (!total && !a.named)
 		fprintf(stderr, PROG ": no algorithm makes %s on these rank counts: nothing was "
 			"simulated\n", swai_coll_name(coll));
 	c = a.plot ? plot(&a, &t, coll) : 0;
-	for (int g = 0; g < a.nalgos; g++)
-		if (a.named && !rows[g])
-			c = 1;
-	if (!total)
-		c = 1;
 	swai_topo_free(&t);
-	return c;
+	return failed || !total ? 1 : c;
 }

@@ -253,23 +253,29 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
     return best;
 }
 
-int swai_mteg_pack_bound(const struct swai_mteg *m, uint32_t chunks)
+int swai_mteg_pack_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                         uint32_t chunks)
 {
     double T = m->pack_slots;
-    int ret = T > 0 ? 0 : swai_mteg_pack(m, chunks, NULL, &T);
+    int ret;
 
+    if (coll != SWAI_COLL_ALLGATHER && coll != SWAI_COLL_BROADCAST) {
+        return 0;
+    }
+    ret = T > 0 ? 0 : coll == SWAI_COLL_BROADCAST ? swai_mteg_pack_root(m, chunks, root, NULL, &T) :
+          swai_mteg_pack(m, chunks, NULL, &T);
     if (!ret) {
         return (int)(T - 1e-6) + 1;     /* a link's slots are whole: at least ceil(T) */
     }
-    /* too large: node 0 against the rest merged, a smaller LP */
-    return ret == -E2BIG ? swai_mteg_node_bound(m, chunks) : 0;
+    /* an AllGather too large: node 0 against the rest merged, a smaller LP */
+    return ret == -E2BIG && coll == SWAI_COLL_ALLGATHER ? swai_mteg_node_bound(m, chunks) : 0;
 }
 
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                           uint32_t chunks)
 {
     int best = swai_mteg_cut_bound(m, coll, root, chunks);
-    int p = coll == SWAI_COLL_ALLGATHER ? swai_mteg_pack_bound(m, chunks) : 0;
+    int p = swai_mteg_pack_bound(m, coll, root, chunks);
 
     return p > best ? p : best;
 }

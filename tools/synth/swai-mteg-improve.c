@@ -13,6 +13,47 @@
 
 #include "swai-mteg-trees.h"
 
+/* A plan kept aside, to go back to: @p's hops and their counts, copied. */
+struct kept {
+    struct swai_mteg_hop *hops;
+    int *nhops;
+};
+
+/* @p's plan into @k (allocated the first time); 0 or -ENOMEM. */
+static int keep(struct kept *k, const struct swai_mteg_trees *p, const struct swai_mteg *m)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks;
+    size_t nh = ntrees * swai_mteg_room(p->coll, m->ncards);
+
+    if (!k->hops) {
+        k->hops = malloc(nh * sizeof(*k->hops));
+        k->nhops = malloc(ntrees * sizeof(*k->nhops));
+    }
+    if (!k->hops || !k->nhops) {
+        return -ENOMEM;
+    }
+    memcpy(k->hops, p->hops, nh * sizeof(*k->hops));
+    memcpy(k->nhops, p->nhops, ntrees * sizeof(*k->nhops));
+    return 0;
+}
+
+/* The plan kept in @k back in @p and on @m. */
+static void put_back(struct swai_mteg *m, struct swai_mteg_trees *p, const struct kept *k)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
+
+    memcpy(p->hops, k->hops, ntrees * room * sizeof(*k->hops));
+    memcpy(p->nhops, k->nhops, ntrees * sizeof(*k->nhops));
+    swai_mteg_clear(m);
+    swai_mteg_take_trees(m, (int)ntrees, room, p->hops, p->nhops, true);
+}
+
+static void kept_free(struct kept *k)
+{
+    free(k->hops);
+    free(k->nhops);
+}
+
 /*
  * Ours: every tree planned again under @quota (may be NULL) and the fan-out
  * cap @fanout (0: none), timed again, and kept if it ends before *slots;
@@ -22,18 +63,15 @@ static int try_plan(struct swai_mteg *m, struct swai_mteg_trees *p, const int *q
                     int *slots)
 {
     size_t ntrees = (size_t)p->nsrc * p->chunks, NE = (size_t)m->ncards * (size_t)m->nedges;
-    size_t nh = ntrees * swai_mteg_room(p->coll, m->ncards);
-    int *nhops = malloc(ntrees * sizeof(*nhops)), ret, tried = 0;
-    struct swai_mteg_hop *hops = malloc(nh * sizeof(*hops));
     size_t *order = malloc(ntrees * sizeof(*order));
+    struct kept was = { 0 };    /* the plan so far, to go back to */
+    int ret = keep(&was, p, m), tried = 0;
 
     m->left = quota ? malloc(NE * sizeof(*m->left)) : NULL;
-    if (!nhops || !hops || !order || (quota && !m->left)) {
+    if (ret || !order || (quota && !m->left)) {
         ret = -ENOMEM;
         goto out;
     }
-    memcpy(hops, p->hops, nh * sizeof(*hops));      /* the plan so far, to go back to */
-    memcpy(nhops, p->nhops, ntrees * sizeof(*nhops));
     p->quota = quota;
     m->fanout = fanout;
     swai_mteg_first_order(p, order);
@@ -50,14 +88,13 @@ static int try_plan(struct swai_mteg *m, struct swai_mteg_trees *p, const int *q
         *slots = tried;
     } else if (ret != -ENOMEM) {
         /* the plan so far ends no later (or this one did not fit in H) */
-        swai_mteg_put_back(m, p, hops, nhops);
+        put_back(m, p, &was);
         ret = 0;
     }
 out:
     free(m->left);
     m->left = NULL;
-    free(nhops);
-    free(hops);
+    kept_free(&was);
     free(order);
     return ret;
 }
@@ -101,9 +138,8 @@ int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots)
 static int search(struct swai_mteg *m, struct swai_mteg_trees *p, int floor, int *slots)
 {
     size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
-    size_t nh = ntrees * room;
-    struct swai_mteg_hop *best = malloc(nh * sizeof(*best));
-    int *bestn = malloc(ntrees * sizeof(*bestn)), ret = 0, rounds;
+    struct kept best = { 0 };
+    int ret = keep(&best, p, m), rounds;
     uint64_t seed = 0x9e3779b97f4a7c15ull;  /* any fixed start */
     double work = 0;
 
@@ -111,12 +147,6 @@ static int search(struct swai_mteg *m, struct swai_mteg_trees *p, int floor, int
         work += (double)p->nhops[i] * (m->H + 1);
     }
     rounds = work * KICK_ROUNDS > KICK_WORK ? (int)(KICK_WORK / work) : KICK_ROUNDS;
-    if (!best || !bestn) {
-        ret = -ENOMEM;
-        goto out;
-    }
-    memcpy(best, p->hops, nh * sizeof(*best));
-    memcpy(bestn, p->nhops, ntrees * sizeof(*bestn));
     for (int round = 0; !ret && round < rounds && *slots > floor; round++) {
         int now = 0;
 
@@ -130,15 +160,12 @@ static int search(struct swai_mteg *m, struct swai_mteg_trees *p, int floor, int
         }
         if (!ret && now < *slots) {
             *slots = now;
-            memcpy(best, p->hops, nh * sizeof(*best));
-            memcpy(bestn, p->nhops, ntrees * sizeof(*bestn));
+            ret = keep(&best, p, m);
         } else if (!ret) {
-            swai_mteg_put_back(m, p, best, bestn);
+            put_back(m, p, &best);
         }
     }
-out:
-    free(best);
-    free(bestn);
+    kept_free(&best);
     return ret;
 }
 
@@ -177,22 +204,6 @@ static int improve_pass(struct swai_mteg *m, struct swai_mteg_trees *p, const in
     return ret;
 }
 
-/* The plan so far (@p's hops) copied into @hops/@nhops, allocated here (put_back returns it). */
-static int keep_plan(const struct swai_mteg_trees *p, const struct swai_mteg *m,
-                     struct swai_mteg_hop **hops, int **nhops)
-{
-    size_t ntrees = (size_t)p->nsrc * p->chunks, nh = ntrees * swai_mteg_room(p->coll, m->ncards);
-
-    *hops = malloc(nh * sizeof(**hops));
-    *nhops = malloc(ntrees * sizeof(**nhops));
-    if (!*hops || !*nhops) {
-        return -ENOMEM;
-    }
-    memcpy(*hops, p->hops, nh * sizeof(**hops));
-    memcpy(*nhops, p->nhops, ntrees * sizeof(**nhops));
-    return 0;
-}
-
 /*
  * Ours, for a plan above its cut bound: its hops timed again, then a pass
  * (improve_pass): the trees planned again two ways, the plan that ends
@@ -224,8 +235,8 @@ static int keep_plan(const struct swai_mteg_trees *p, const struct swai_mteg *m,
 int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots)
 {
     size_t NE = (size_t)m->ncards * (size_t)m->nedges;
-    struct swai_mteg_hop *start_hops = NULL, *end_hops = NULL;
-    int *start_n = NULL, *end_n = NULL, *quota = NULL, start, ring;
+    struct kept first = { 0 }, done = { 0 };   /* the plan before the passes, after the first */
+    int *quota = NULL, start, ring;
     double *x = NULL;
     int ret = swai_mteg_retime_capped(m, p, slots);
     bool switched = false;
@@ -255,13 +266,13 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
         quota = NULL;
     }
     start = *slots;
-    ret = keep_plan(p, m, &start_hops, &start_n);
+    ret = keep(&first, p, m);
     ret = ret ? ret : improve_pass(m, p, quota, switched, slots);
     /* still above its bound: the ring's pass from the same start */
     if (!ret && *slots > near_floor(m, p)) {
-        ret = keep_plan(p, m, &end_hops, &end_n);
+        ret = keep(&done, p, m);
         if (!ret) {
-            swai_mteg_put_back(m, p, start_hops, start_n);
+            put_back(m, p, &first);
             ring = start;
             m->ring_ties = true;
             ret = improve_pass(m, p, quota, switched, &ring);
@@ -270,16 +281,14 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
         if (!ret && ring < *slots) {
             *slots = ring;
         } else if (!ret) {
-            swai_mteg_put_back(m, p, end_hops, end_n);
+            put_back(m, p, &done);
         }
     }
 out:
     free(x);
     free(quota);
-    free(start_hops);
-    free(start_n);
-    free(end_hops);
-    free(end_n);
+    kept_free(&first);
+    kept_free(&done);
     return ret;
 }
 

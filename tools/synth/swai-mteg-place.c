@@ -2,7 +2,7 @@
 /*
  * swai-mteg-place.c - a collective's trees placed on the MTEG in an order
  * (swai-mteg-trees.h): the first order, ours promoting the tree that ends
- * last, the hops timed again together, a kept plan put back.
+ * last, the hops timed again together.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -138,16 +138,3 @@ int swai_mteg_retime_capped(struct swai_mteg *m, const struct swai_mteg_trees *p
            swai_mteg_retime(m, (int)ntrees, swai_mteg_room(p->coll, m->ncards), p->hops,
                             p->nhops, slots);
 }
-
-/* A plan kept aside (@hops, @nhops in @p's layout) back in @p and on @m. */
-void swai_mteg_put_back(struct swai_mteg *m, struct swai_mteg_trees *p, const struct swai_mteg_hop *hops,
-                     const int *nhops)
-{
-    size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
-
-    memcpy(p->hops, hops, ntrees * room * sizeof(*hops));
-    memcpy(p->nhops, nhops, ntrees * sizeof(*nhops));
-    swai_mteg_clear(m);
-    swai_mteg_take_trees(m, (int)ntrees, room, p->hops, p->nhops, true);
-}
-

@@ -39,8 +39,6 @@ int swai_mteg_promote(struct swai_mteg *m, const struct swai_mteg_trees *p, size
                       int *slots);
 void swai_mteg_first_order(const struct swai_mteg_trees *p, size_t *order);
 int swai_mteg_retime_capped(struct swai_mteg *m, const struct swai_mteg_trees *p, int *slots);
-void swai_mteg_put_back(struct swai_mteg *m, struct swai_mteg_trees *p,
-                        const struct swai_mteg_hop *hops, const int *nhops);
 
 /* swai-mteg-improve.c */
 int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);

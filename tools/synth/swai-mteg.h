@@ -249,16 +249,22 @@ void swai_mteg_take_trees(struct swai_mteg *m, int ntrees, size_t room,
  * @chunks chunks a source needs on @m, conflicts aside: the farthest
  * source, and every card's and every node's cut -- the chunks it must take
  * in, one per `busy` slots on each link into it, the last of them then
- * spread inside (swai-mteg-bound.c); AllGather also the packing's busiest
- * link (swai_mteg_pack: m->pack_slots if solved, else solved here).
+ * spread inside (swai-mteg-bound.c); AllGather and Broadcast also the
+ * packing's busiest link (swai_mteg_pack_bound).
  */
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                           uint32_t chunks);
 /* The same without the packing's LP: latency and cuts (AllToAll: all four). */
 int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                         uint32_t chunks);
-/* AllGather's packing's busiest link, ceil(T) slots (m->pack_slots if solved), or 0 (too large). */
-int swai_mteg_pack_bound(const struct swai_mteg *m, uint32_t chunks);
+/*
+ * The packing's busiest link, ceil(T) slots (m->pack_slots if solved):
+ * AllGather's (swai_mteg_pack; too large, swai_mteg_node_bound) or
+ * Broadcast's from @root (swai_mteg_pack_root); 0 for the others, or a
+ * Broadcast too large.
+ */
+int swai_mteg_pack_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                         uint32_t chunks);
 
 /*
  * AllToAll's bandwidth bound: the least load T (slots) of the busiest link
@@ -359,8 +365,8 @@ int swai_mteg_reroute(struct swai_mteg *m, int ntrees, size_t room, struct swai_
  * Broadcast's trees (as for swai_mteg_reroute): @k trees drawn at random
  * by @seed (a step of a linear congruential generator each; a tree drawn
  * twice counts once) ripped up, then planned again by swai_mteg_tree_ea
- * in the order drawn, on @m, each from the source its first hop left.  *slots: the plan's end after.
- * 0, -ENOSPC (a tree found no room in H: the plan is incomplete, the
+ * in the order drawn, on @m, each from the source its first hop left.
+ * *slots: the plan's end after.  0, -ENOSPC (a tree found no room in H: the plan is incomplete, the
  * caller restores it), -ENOMEM.
  */
 int swai_mteg_kick(struct swai_mteg *m, int ntrees, size_t room, struct swai_mteg_hop *hops,

@@ -85,18 +85,10 @@ static int bound_slots(const struct swai_mteg *m, enum swai_coll coll, int root,
     clock_gettime(CLOCK_MONOTONIC, &a);
     cut = swai_mteg_cut_bound(m, coll, root, chunks);
     /* AllGather's and Broadcast's bounds have more than the cuts: the packing's LP */
-    if (coll == SWAI_COLL_ALLGATHER && slots > cut) {
-        int pack = swai_mteg_pack_bound(m, chunks);
+    if (slots > cut) {
+        int pack = swai_mteg_pack_bound(m, coll, root, chunks);
 
         cut = pack > cut ? pack : cut;
-    } else if (coll == SWAI_COLL_BROADCAST && slots > cut) {
-        double T = m->pack_slots;   /* solved already if the plan was improved */
-
-        if (T > 0 || !swai_mteg_pack_root(m, chunks, root, NULL, &T)) {
-            int pack = (int)(T - 1e-6) + 1;
-
-            cut = pack > cut ? pack : cut;
-        }
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     *took += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
