@@ -9,15 +9,18 @@
  *    its source;
  *  - cuts: a set S of cards (every card alone, and every node of the
  *    topology) must take in M chunks from outside.  Each enters S at least
- *    once over the last hop of an edge into S, and a hop's link carries one
- *    chunk per the slots its bytes take from the first slot a chunk can
- *    reach it, so the M first entries need some last start T'.  (Bytes,
- *    under the seed's rule too: that rule promises more than the links
- *    carry, and the bound says so.)  The chunk that enters
- *    last must still reach every card of S: at least the rest of its edge
- *    and the shortest path on inside (a card: the rest of the edge only).
- *    NDv2 x k: 8 x (k-1) chunks down one InfiniBand link, one at a time,
- *    then across the chassis.  AllToAll: S takes in a chunk from every card
+ *    once over an edge into S, crossing each of the edge's hops; count one
+ *    hop of every such edge -- the last, or the same number of links
+ *    before it (entry_hop) -- and that hop's link carries one chunk per the
+ *    slots its bytes take from the first slot a chunk can reach it, so the
+ *    M first entries need some last start T'.  (Bytes, under the seed's
+ *    rule too: that rule promises more than the links carry, and the bound
+ *    says so.)  The chunk that enters last must still reach every card of
+ *    S: at least the rest of its edge from that hop and the shortest path
+ *    on inside (a card: the rest of the edge only).  NDv2 x k: 8 x (k-1)
+ *    chunks down one InfiniBand link, one at a time, then across the
+ *    chassis; AMD x k: 16 x (k-1) down the eight links from the top switch
+ *    into a chassis, two hops after their sources and two before a card.  AllToAll: S takes in a chunk from every card
  *    outside for every card inside, and the last need reach one card;
  *    and the volume of its demands' cheapest paths over all the links
  *    (volume_slots), and the same as a flow that knows which links each
@@ -76,19 +79,30 @@ static long *all_pairs(const struct swai_mteg *m, bool volume)
     return d;
 }
 
-/* An edge's last link's hop: where a chunk enters the card it goes to. */
-static int last(const struct swai_mteg_edge *e)
+/*
+ * The hop of edge @e that a cut counts: its last link's (@back 0), where a
+ * chunk enters the card it goes to, or @back links before it (its first
+ * link's where it has fewer).  Every chunk that enters S crosses that hop
+ * of the edge it enters by, whichever hop it is, so each @back gives a
+ * bound.  Where links before a card are shared, an earlier hop is the
+ * narrower way in: AMD's sixteen cards of a chassis each have a switch
+ * link of their own, but their chassis takes in every chunk through the
+ * eight links from the top switch, and a chunk is on those two hops after
+ * it left its source and two before it lands.
+ */
+static int entry_hop(const struct swai_mteg_edge *e, int back)
 {
-    return e->nlinks - 1;
+    return e->nlinks - 1 - back > 0 ? e->nlinks - 1 - back : 0;
 }
 
 /*
- * The smallest slot T' by which the links into S (the last hops of edges
- * into it) can have started @M chunks: a link from the first slot a chunk
- * can be on it, one chunk every `busy` slots (the least of the edges on it,
- * so that the bound stays a bound).
+ * The smallest slot T' by which the links into S (the hops entry_hop
+ * counts of the edges into it) can have started @M chunks: a link from
+ * the first slot a chunk can be on it, one chunk every `busy` slots (the
+ * least of the edges on it, so that the bound stays a bound).
  */
-static int last_entry(const struct swai_mteg *m, const bool *in, int M, const int *held)
+static int last_entry(const struct swai_mteg *m, const bool *in, int M, const int *held,
+                      int back)
 {
     int *s = malloc(((size_t)m->nres + 1) * sizeof(*s));
     int *b = malloc(((size_t)m->nres + 1) * sizeof(*b));
@@ -105,11 +119,11 @@ static int last_entry(const struct swai_mteg *m, const bool *in, int M, const in
     }
     for (int i = 0; i < m->nedges; i++) {
         const struct swai_mteg_edge *e = &m->e[i];
-        int r = e->res[last(e)];
+        int k = entry_hop(e, back), r = e->res[k];
 
         if (!in[e->u] && in[e->v] && held[e->u] < FAR) {
-            s[r] = held[e->u] + e->at[last(e)] < s[r] ? held[e->u] + e->at[last(e)] : s[r];
-            b[r] = e->bytes[last(e)] < b[r] ? e->bytes[last(e)] : b[r];
+            s[r] = held[e->u] + e->at[k] < s[r] ? held[e->u] + e->at[k] : s[r];
+            b[r] = e->bytes[k] < b[r] ? e->bytes[k] : b[r];
         }
     }
     for (int r = 0; r < m->nres; r++) {
@@ -140,7 +154,7 @@ static int last_entry(const struct swai_mteg *m, const bool *in, int M, const in
  * earliest a chunk is at any card @held[u] (0 for AllGather's sources).
  */
 static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int *held,
-                     const long *d, bool unicast)
+                     const long *d, bool unicast, int back)
 {
     long drain = unicast ? FAR : 0;
     int N = m->ncards;
@@ -154,7 +168,7 @@ static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int
 
         for (int i = 0; in[v] && i < m->nedges; i++) {
             const struct swai_mteg_edge *e = &m->e[i];
-            int rest = e->L - e->at[last(e)];
+            int rest = e->L - e->at[entry_hop(e, back)];
 
             if (!in[e->u] && in[e->v] && d[(size_t)e->v * (size_t)N + (size_t)v] < FAR &&
                 rest + d[(size_t)e->v * (size_t)N + (size_t)v] < best) {
@@ -170,7 +184,7 @@ static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int
     if (drain >= FAR) {
         return FAR;     /* S cannot be reached */
     }
-    return last_entry(m, in, M, held) + (int)drain;
+    return last_entry(m, in, M, held, back) + (int)drain;
 }
 
 /*
@@ -199,7 +213,7 @@ static int volume_slots(const struct swai_mteg *m, uint32_t chunks)
 int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                         uint32_t chunks)
 {
-    int N = m->ncards, best = 0, *held = malloc((size_t)N * sizeof(*held));
+    int N = m->ncards, best = 0, links = 1, *held = malloc((size_t)N * sizeof(*held));
     bool *in = calloc((size_t)N, sizeof(*in));
     long *d = all_pairs(m, false);
     bool every = coll == SWAI_COLL_ALLGATHER || coll == SWAI_COLL_ALLTOALL;
@@ -226,7 +240,10 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
         best = v > best ? v : best;
         best = f > best ? f : best;
     }
-    /* every card alone, then every node */
+    for (int i = 0; i < m->nedges; i++) {
+        links = m->e[i].nlinks > links ? m->e[i].nlinks : links;
+    }
+    /* every card alone, then every node; each at every hop back from the last */
     for (int k = 0; k < N + m->nnodes; k++) {
         int inside = 0, has_root = 0, M;
 
@@ -241,8 +258,8 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
         M = coll == SWAI_COLL_ALLGATHER ? (N - inside) * (int)chunks :
             coll == SWAI_COLL_ALLTOALL ? inside * (N - inside) * (int)chunks :
             has_root ? 0 : (int)chunks;
-        {
-            int c = cut_slots(m, in, M, held, d, coll == SWAI_COLL_ALLTOALL);
+        for (int back = 0; back < links; back++) {
+            int c = cut_slots(m, in, M, held, d, coll == SWAI_COLL_ALLTOALL, back);
 
             best = c < FAR && c > best ? c : best;
         }

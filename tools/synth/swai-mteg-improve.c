@@ -188,7 +188,7 @@ static int improve_pass(struct swai_mteg *m, struct swai_mteg_trees *p, const in
 {
     int ret = 0;
 
-    for (int cap = 1; !ret && switched && !m->ring_ties && cap <= 2; cap++) {
+    for (int cap = 1; !ret && switched && !quota && !m->ring_ties && cap <= 2; cap++) {
         ret = try_plan(m, p, NULL, cap, slots);
     }
     if (!ret && m->ring_ties) {
@@ -214,7 +214,9 @@ static int improve_pass(struct swai_mteg *m, struct swai_mteg_trees *p, const in
  *    (then 2) others (swai-mteg-ea.c): a card's one port carries every
  *    such copy, and earliest-arrival trees make it a star (DGX-2 x 2, 64
  *    MiB, 4 chunks: the busiest ports into the NVSwitch carry chunks for
- *    147 of the plan's 150 slots, where the bound is 127).
+ *    147 of the plan's 150 slots, where the bound is 127).  Only where
+ *    the packing gives no quotas: where it does (AMD, AMD x k) the quotas'
+ *    plan always won, and the two capped plans cost AMD x 10 5.5 s.
  *  - Each source's chunks on an edge held to what the best fractional
  *    packing of trees gives it (swai_mteg_pack, rounded up).  Earliest-
  *    arrival trees crowd onto the fastest links and leave the slower ones

@@ -25,12 +25,14 @@ struct swai_mteg_trees {
 };
 
 /*
- * Past this many trees x edges a plan takes seconds and the tries below
- * three times that (AMD x 10, 1 chunk: 4 million, 3.6 s; NDv2 x 10, 16
- * chunks: 8 million); DGX-2 x 2 and AMD x 2 at 16 chunks have half a
- * million.
+ * Past this many trees x edges the tries below are left out: a plan takes
+ * seconds and the tries about twice that.  AMD x 10 at one chunk has 4
+ * million (64 MiB: 566.2 -> 411.0 us, 3.0 -> 8.4 s) and at two 8 million
+ * (510.7 -> 360.7 us, 5.7 -> 16.5 s); at four, 16 million, its first plan
+ * alone takes 15 s.  DGX-2 x 2 and AMD x 2 at 16 chunks have half a
+ * million, AMD x 4 at 16 chunks 4 million (591.1 -> 300.2 us in 8.4 s).
  */
-#define SWAI_MTEG_IMPROVE_MAX_WORK 2e6
+#define SWAI_MTEG_IMPROVE_MAX_WORK 1e7
 
 /* swai-mteg-place.c */
 int swai_mteg_place(struct swai_mteg *m, const struct swai_mteg_trees *p, const size_t *order,

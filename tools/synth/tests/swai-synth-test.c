@@ -341,6 +341,19 @@ static const char *ring4 =
 	" \"links\": [{\"ends\": [\"n.c0\", \"n.c1\"]}, {\"ends\": [\"n.c1\", \"n.c2\"]},"
 	"            {\"ends\": [\"n.c2\", \"n.c3\"]}, {\"ends\": [\"n.c3\", \"n.c0\"]}]}";
 
+/* Two nodes of two cards, each pair behind a switch, the switches joined at a top one. */
+static const char *pairs2 =
+	"{\"swai_topology\": 1, \"name\": \"pairs2\","
+	" \"nodes\": [{\"name\": \"a\", \"cards\": 2}, {\"name\": \"b\", \"cards\": 2}],"
+	" \"switches\": [{\"name\": \"top\", \"latency_ns\": 0},"
+	"                {\"name\": \"asw\", \"latency_ns\": 0}, {\"name\": \"bsw\", \"latency_ns\": 0}],"
+	" \"link_defaults\": {\"mbps\": 50000, \"latency_ns\": 0},"
+	" \"links\": [{\"ends\": [\"a.c0\", \"a.c1\"]}, {\"ends\": [\"b.c0\", \"b.c1\"]},"
+	"            {\"ends\": [\"a.c0\", \"asw\"]}, {\"ends\": [\"a.c1\", \"asw\"]},"
+	"            {\"ends\": [\"b.c0\", \"bsw\"]}, {\"ends\": [\"b.c1\", \"bsw\"]},"
+	"            {\"ends\": [\"asw\", \"top\"], \"mbps\": 25000},"
+	"            {\"ends\": [\"bsw\", \"top\"], \"mbps\": 25000}]}";
+
 /*
  * One chunk's trees (source 0 or every card) checked on the MTEG itself --
  * a schedule's verify does not look at links: each card takes the chunk
@@ -447,6 +460,29 @@ static void test_milp_optimum(void)
 	res = milp_on(ring4, SWAI_COLL_ALLGATHER, 6);
 	CHECK_EQ(res.status, 0);
 	CHECK_EQ(res.slots, 2);
+	/*
+	 * pairs2 AllGather: a pair takes in the other's two blocks through the
+	 * one link from the top switch (2 slots each), and it is 3 slots from a
+	 * source to there (its switch link and the pair's way up) and 3 on to a
+	 * card: the cut over that link bounds it at 3 + 2 + 3 = 8 slots, where
+	 * the cards' own switch links (1 slot each) would say 6.  The optimum,
+	 * 9, takes one slot more: the second block lands on one card of the
+	 * pair and the other then needs it.
+	 */
+	res = milp_on(pairs2, SWAI_COLL_ALLGATHER, 12);
+	CHECK_EQ(res.status, 0);
+	CHECK_EQ(res.slots, 9);
+	{
+		struct swai_topo t;
+		struct swai_mteg m;
+		char why[256];
+
+		CHECK_EQ(swai_topo_parse(&t, pairs2, why, sizeof(why)), 0);
+		CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 12, 0, why, sizeof(why)), 0);
+		CHECK_EQ(swai_mteg_cut_bound(&m, SWAI_COLL_ALLGATHER, 0, 1), 8);
+		swai_mteg_free(&m);
+		swai_topo_free(&t);
+	}
 }
 
 /*
@@ -693,8 +729,11 @@ static const char *uneven =
  * Nodes alike (swai-mteg-nodes.c), on AMD x 2 in chunks of 512 KiB (2.6 us
  * a slot): each source's block goes once into the other chassis, to its
  * counterpart, and every card of both is reached from it; the relaxation
- * with the other chassis merged bounds the AllGather at 74 slots where the
- * cuts give 69; one chassis has neither.
+ * with the other chassis merged bounds the AllGather at 74 slots, and the
+ * cuts at 92: a chassis takes in 64 chunks through the 8 links from the
+ * top switch, 8 slots each, the first there 18 slots after it left its
+ * source and the last landing 18 after it started (through the 16 links
+ * into the cards, 69); one chassis has neither.
  */
 static void test_nodes(void)
 {
@@ -731,9 +770,9 @@ static void test_nodes(void)
 	}
 	free(x);
 	cut = swai_mteg_cut_bound(&m, SWAI_COLL_ALLGATHER, 0, 4);
-	CHECK_EQ(cut, 69);
+	CHECK_EQ(cut, 92);
 	CHECK_EQ(swai_mteg_node_bound(&m, 4), 74);
-	CHECK_EQ(swai_mteg_lower_bound(&m, SWAI_COLL_ALLGATHER, 0, 4), 74);
+	CHECK_EQ(swai_mteg_lower_bound(&m, SWAI_COLL_ALLGATHER, 0, 4), 92);
 	swai_mteg_free(&m);
 	swai_topo_free(&t);
 
@@ -991,12 +1030,14 @@ static const struct tap_test tests[] = {
 	  "dropped, too large refused; a plan timed again and rerouted", test_pack },
 	{ "fan-out cap through a switch: a star without it, a relay with it", test_fanout },
 	{ "nodes: AMD x 2's blocks cross once, to their counterparts; its merged-chassis bound 74 "
-	  "slots over the cuts' 69; uneven nodes and NDv2 x 3 bounded, never above a plan",
+	  "slots, the cuts' 92 through the top switch; uneven nodes and NDv2 x 3 bounded, never "
+	  "above a plan",
 	  test_nodes },
 	{ "--card: a send holds its card's engine, backwards the reduction's too, slots of at "
 	  "most a quarter wake-up, the launch first; on dgx1 the copy first, one send at a time, five "
 	  "collectives verify in the plan's order, sums wait for a free engine", test_card },
-	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, schedules verify",
+	{ "MILP: line3 Broadcast 3 slots (2 infeasible), ring4 AllGather 2, pairs2 AllGather 9 "
+	  "over its cut bound of 8 through the top switch, schedules verify",
 	  test_milp_optimum },
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
 	  test_milp_start },
