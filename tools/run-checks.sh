@@ -116,6 +116,12 @@ sched_cli() {
 		 grep -q "outside their buffer" "$top/build/bad.err"'
 	t "HD ReduceScatter on 6 ranks is refused by name" \
 		'! "$b" verify -c reducescatter -a HD -n 6 2>&1 | grep -q correct'
+	mkdir -p "$top/build/adir.json"
+	t "a directory given as a schedule or a topology file is named one" \
+		'! "$b" verify --in "$top/build/adir.json" 2>"$top/build/adir.err" &&
+		 grep -q "adir.json: Is a directory" "$top/build/adir.err" &&
+		 ! "$b" topo -t "$top/build/adir.json" 2>"$top/build/adir.err" &&
+		 grep -q "adir.json is a directory, not a topology file" "$top/build/adir.err"'
 	t "bad usage exits 2" '"$b" table -n 0 >/dev/null 2>&1; [ $? -eq 2 ]'
 	t "a route through the NDv2 chassis switch" \
 		'"$b" topo -t ndv2x2 --route 0,9 | grep -q "n0.c0->ib0 ib0->n1.c1"'

@@ -23,6 +23,7 @@ static char *slurp(const char *path, size_t *len)
     if (!f) {
         return NULL;
     }
+    errno = 0;
     for (;;) {
         size_t got;
 
@@ -44,9 +45,11 @@ static char *slurp(const char *path, size_t *len)
         }
     }
     if (ferror(f)) {
+        int e = errno ? errno : EIO;    /* fread's own: EISDIR for a directory */
+
         free(buf);
         fclose(f);
-        errno = EIO;
+        errno = e;
         return NULL;
     }
     fclose(f);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -502,6 +503,7 @@ int swai_topo_load(struct swai_topo *t, const char *arg, char *why,
 {
     char path[PATH_MAX], inner[256];
     json_error_t err;
+    struct stat st;
     json_t *root;
     int ret;
 
@@ -511,11 +513,19 @@ int swai_topo_load(struct swai_topo *t, const char *arg, char *why,
                  "%s; or give a file)", arg, SWAI_TOPO_DIR);
         return -ENOENT;
     }
+    if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+        snprintf(why, n, "%s is a directory, not a topology file", path);
+        return -EISDIR;
+    }
     root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    if (!root && err.line < 0) {
+        snprintf(why, n, "%s", err.text);   /* not read at all: jansson names the file */
+        return access(path, R_OK) ? -ENOENT : -EINVAL;
+    }
     if (!root) {
         snprintf(why, n, "%s:%d:%d: %s", path, err.line, err.column,
                  err.text);
-        return access(path, R_OK) ? -ENOENT : -EINVAL;
+        return -EINVAL;
     }
     ret = parse_root(t, root, inner, sizeof(inner)) ? -EINVAL : 0;
     json_decref(root);
