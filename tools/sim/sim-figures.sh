@@ -140,7 +140,8 @@ row003() {	# label chassis chunks topology-args...
 		row003 amd $k 1 -t amdx2 --nodes $k
 		row003 amd $k auto -t amdx2 --nodes $k
 	done
-	row003 amd 10 1 -t amdx2 --nodes 10	# --chunks auto takes minutes here
+	row003 amd 10 1 -t amdx2 --nodes 10
+	row003 amd 10 auto -t amdx2 --nodes 10	# a minute
 } >"$out/seed003-synth.json"
 jq -sr '
 	["| topology | chassis | ranks | chunks | synthesizer us | its bound us | cost model us | " +

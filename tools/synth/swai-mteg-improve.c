@@ -243,7 +243,7 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
     int ret = swai_mteg_retime_capped(m, p, slots);
     bool switched = false;
 
-    if (ret || (double)p->nsrc * p->chunks * m->nedges > SWAI_MTEG_IMPROVE_MAX_WORK) {
+    if (ret || swai_mteg_too_big(m, (size_t)p->nsrc * p->chunks)) {
         return ret;
     }
     for (int e = 0; e < m->nedges; e++) {

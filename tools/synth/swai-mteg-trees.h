@@ -34,6 +34,12 @@ struct swai_mteg_trees {
  */
 #define SWAI_MTEG_IMPROVE_MAX_WORK 1e7
 
+/* Are @ntrees trees on @m past it (the tries left out)? */
+static inline bool swai_mteg_too_big(const struct swai_mteg *m, size_t ntrees)
+{
+    return (double)ntrees * m->nedges > SWAI_MTEG_IMPROVE_MAX_WORK;
+}
+
 /* swai-mteg-place.c */
 int swai_mteg_place(struct swai_mteg *m, const struct swai_mteg_trees *p, const size_t *order,
                     int *slots);

@@ -378,6 +378,7 @@ struct swai_mteg_result {
     double completion_us;       /* slots x tau */
     double lower_bound_us;      /* swai_mteg_lower_bound, in us */
     double bound_s;             /* wall seconds the bound took (its LP): not planning */
+    bool unimproved;            /* ours past the improvement passes' budget: placed only */
 };
 
 /*

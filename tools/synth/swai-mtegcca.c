@@ -57,7 +57,7 @@ static int plan(const struct swai_topo *t, struct swai_mteg_trees *p, uint64_t c
      * for AllToAll solves an LP: these passes cost less.
      */
     if (!ret && !(p->flags & SWAI_MTEG_TM) && p->coll == SWAI_COLL_ALLTOALL &&
-        (double)ntrees * m->nedges <= SWAI_MTEG_IMPROVE_MAX_WORK) {
+        !swai_mteg_too_big(m, ntrees)) {
         ret = swai_mteg_retime_capped(m, p, slots);
         ret = ret ? ret : swai_mteg_polish(m, p, slots);
     }
@@ -252,6 +252,7 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
     }
     res->H = p->m.H;
     res->slots = slots;
+    res->unimproved = !(flags & SWAI_MTEG_TM) && swai_mteg_too_big(&p->m, (size_t)p->ntrees);
     /* every plan on the card starts with its launch: the bound's too */
     res->completion_us = ((double)slots * (double)p->m.tau_ps + (double)p->m.fixed_ps) / 1e6;
     res->lower_bound_us = ((double)bound_slots(&p->m, coll, root, chunks, slots,
@@ -301,6 +302,7 @@ static int synth_reduce(const struct swai_topo *t, enum swai_coll coll, uint64_t
     }
     if (!ret) {
         memset(res, 0, sizeof(*res));
+        res->unimproved = r1.unimproved || (coll == SWAI_COLL_ALLREDUCE && r2.unimproved);
         figures(&rs, SWAI_COLL_ALLGATHER, 0, chunks, r1.slots, res);
         if (coll == SWAI_COLL_ALLREDUCE) {
             figures(&ag, SWAI_COLL_ALLGATHER, 0, chunks, r2.slots, res);

@@ -58,7 +58,8 @@ static void usage(FILE *f)
 		"      --size S       nccl-tests' size: AllGather's output, AllToAll's input\n"
 		"                     (default 1M)\n"
 		"      --chunks C     chunks a source's block is cut into (default 1); auto: the\n"
-		"                     best of 1, 2, 4, 8 and 16\n"
+		"                     best of 1, 2, 4, 8 and 16 (up to the first too large for\n"
+		"                     the improvement passes, once one had them)\n"
 		"      --slots H      the time-expanded graph's slots (default: grow until it fits)\n"
 		"  -o FILE.json       write the schedule (the project's format)\n"
 		"      --msccl FILE   write it as MSCCL's XML too\n"
@@ -131,7 +132,12 @@ static const char *chassis_pattern(const char *topo, int chassis, char *buf, siz
  * *@chunks.  The counts are compared without the planner's last search
  * (SWAI_MTEG_QUICK), which then runs on the best one only: it costs a
  * second or two where it runs, five times over otherwise (NDv2 x 10 at 1
- * MiB: 2.1 s).
+ * MiB: 2.1 s).  Past the first count too large for ours' improvement
+ * passes, where a smaller one had them, the doubling stops: the plans
+ * only grow, and each larger one is placed only, then slower than the
+ * improved (AMD x 10 at 64 MiB: 1 and 2 chunks improved, 411.0 and 360.7
+ * us; 4 chunks placed only, 564.7 us in 15 s; 8 and 16 took two minutes
+ * more).
  */
 static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint64_t block,
 		 uint32_t *chunks, int H, unsigned flags, struct swai_sched *s,
@@ -139,6 +145,7 @@ static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint6
 {
 	struct swai_mteg_result r;
 	struct swai_sched try;
+	bool improved = false;	/* a count had ours' improvement passes */
 	double bound_s = 0;
 	int ret = -EINVAL;
 
@@ -153,6 +160,11 @@ static int synth(const struct swai_topo *t, enum swai_coll coll, int root, uint6
 			return got;
 		if (got)
 			continue;
+		if (r.unimproved && improved) {
+			swai_sched_free(&try);
+			break;
+		}
+		improved |= !r.unimproved;
 		if (!ret && r.completion_us >= res->completion_us) {
 			swai_sched_free(&try);
 			continue;
