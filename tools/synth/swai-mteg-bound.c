@@ -20,8 +20,9 @@
  *    on inside (a card: the rest of the edge only).  NDv2 x k: 8 x (k-1)
  *    chunks down one InfiniBand link, one at a time, then across the
  *    chassis; AMD x k: 16 x (k-1) down the eight links from the top switch
- *    into a chassis, two hops after their sources and two before a card.  AllToAll: S takes in a chunk from every card
- *    outside for every card inside, and the last need reach one card;
+ *    into a chassis, two hops after their sources and two before a card.
+ *    AllToAll: S takes in a chunk from every card outside for every card
+ *    inside, and the last need reach one card;
  *    and the volume of its demands' cheapest paths over all the links
  *    (volume_slots), and the same as a flow that knows which links each
  *    demand can reach (swai_mteg_flow_bound, an LP by CLP).  AllGather:
