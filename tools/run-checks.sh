@@ -261,8 +261,13 @@ synth_cli() {
 	echo "$out" | sed 's/^/# /'
 	t "on ring8 the synthesized AllGather beats RING in the cost model (both directions)" \
 		'echo "$out" | jq -e ".model_us < .ring_model_us" >/dev/null'
-	t "Broadcast from card 5 on mesh8" \
-		'"$b" -t mesh8 -c broadcast -r 5 --size 1M --json | jq -e ".slots > 0" >/dev/null'
+	t "Broadcast from card 5 on mesh8 in 16 chunks meets its bound (the root's fan-out capped at its packing's; 3.4 times it before) and verifies" \
+		'"$b" -t mesh8 -c broadcast -r 5 --size 1M --chunks 16 -o "$top/build/synth-bc5.json" \
+		   --json | jq -e ".completion_us == .lower_bound_us" >/dev/null &&
+		 "$s" verify --in "$top/build/synth-bc5.json" | grep -q correct'
+	t "Broadcast from card 0 of DGX-1 in 16 chunks within 1.6 times its bound (2.2 before)" \
+		'"$b" -t dgx1 -c broadcast --size 64M --chunks 16 --json |
+		 jq -e ".completion_us < 1.6 * .lower_bound_us" >/dev/null'
 	out=$("$b" -t amd -c broadcast --size 64M --chunks 16 --json)
 	echo "$out" | sed 's/^/# /'
 	t "Broadcast on AMD in 16 chunks: its trees follow the root's packing (the LP's T, also its bound), under twice the bound (2.8 times before)" \

@@ -59,10 +59,13 @@ struct grow {
     int *fan;           /* [card]: its hops through a switch so far */
     int q;              /* whose quotas hold, -1: none */
     int cap;            /* the fan-out through a switch, 0: none */
+    int src, srccap;    /* the source, and the cards it may send to itself (0: any) */
+    int src_sent;       /* those it has */
 };
 
 /*
  * Edge @e may carry this tree's chunk: its source's quota on it not spent,
+ * the source under its own cap (struct swai_mteg.srccap) if it sends it,
  * and (@capped) where it leaves through a switch -- a card's one port
  * carries every copy it sends that way -- its card under the fan-out cap.
  *
@@ -77,6 +80,9 @@ struct grow {
 static bool allowed(const struct swai_mteg *m, int e, const struct grow *g, bool capped)
 {
     if (g->q >= 0 && m->left[(size_t)g->q * (size_t)m->nedges + (size_t)e] <= 0) {
+        return false;
+    }
+    if (g->srccap && m->e[e].u == g->src && g->src_sent >= g->srccap) {
         return false;
     }
     return !capped || !g->cap || m->e[e].nlinks < 2 || g->fan[m->e[e].u] < g->cap;
@@ -130,7 +136,8 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
      * they leave every card a way in.
      */
     struct grow g = { calloc((size_t)m->nnodes + 1, sizeof(bool)),
-                      calloc((size_t)N, sizeof(int)), m->left ? src : -1, m->fanout };
+                      calloc((size_t)N, sizeof(int)), m->left ? src : -1, m->fanout,
+                      src, m->srccap, 0 };
 
     *nhops = 0;
     if (!c || !g.reached || !g.fan) {
@@ -175,10 +182,11 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             /* taken by this tree, its node reached, its card at the cap meanwhile */
             retime(m, &c[best], best, arrive, &g);
         }
-        if (best < 0 && (g.q >= 0 || g.cap)) {
-            /* the quotas or the cap shut the cards left out: the rest without them */
+        if (best < 0 && (g.q >= 0 || g.cap || g.srccap)) {
+            /* the quotas or the caps shut the cards left out: the rest without them */
             g.q = -1;
             g.cap = 0;
+            g.srccap = 0;
             for (int v = 0; v < N; v++) {
                 if (arrive[v] < 0) {
                     retime(m, &c[v], v, arrive, &g);
@@ -196,6 +204,7 @@ int swai_mteg_tree_ea(struct swai_mteg *m, int src, struct swai_mteg_hop *hops,
             m->left[(size_t)src * (size_t)m->nedges + (size_t)c[best].e]--;
         }
         g.fan[m->e[c[best].e].u] += m->e[c[best].e].nlinks > 1;
+        g.src_sent += m->e[c[best].e].u == src;
         arrive[best] = c[best].at;
         g.reached[m->node_of[best]] = true;
         u = best;

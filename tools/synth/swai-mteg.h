@@ -133,6 +133,13 @@ struct swai_mteg {
      */
     int fanout;
     /*
+     * Ours, while a plan follows the packing (swai-mteg-improve.c): the
+     * cards a tree's source sends its chunk to itself, 0 for no cap --
+     * the packing's trees leave the source this many times on average;
+     * swai_mteg_tree_ea keeps to it as to the quotas.
+     */
+    int srccap;
+    /*
      * Ours, while a plan tries it (swai-mteg-improve.c): swai_mteg_tree_ea breaks
      * ties between cards the chunk reaches in the same slot by the card
      * next after the source, cyclically, instead of the lowest index.
