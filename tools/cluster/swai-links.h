@@ -5,10 +5,14 @@
  * per link when its capacity is shared, and the one rule for putting a
  * transfer on a route.
  *
- * The rule (Documentation/cluster.md §3): a transfer of d = bytes / the
+ * The rule (Documentation/cluster.md §4.2): a transfer of d = bytes / the
  * route's narrowest bandwidth takes every hop for the same d from the
  * first time all of them are free (cut-through), and its last byte is at
- * the far end the route's latency after it left.  The cost model
+ * the far end the route's latency after it left.  A hop k times as wide
+ * as that rate carries k such transfers at once: it has k calendars
+ * (lanes, at most SWAI_LINKS_LANES), and a transfer takes the first lane
+ * free for it -- a Clos's 200 GB/s uplink carries eight 25 GB/s ports'
+ * transfers side by side instead of one after another.  The cost model
  * (swai-sched-cost.c) and the emulated fabric (swai-fabric.c)
  * both book through swai_links_book(), so a transfer costs the same in
  * both.
@@ -21,10 +25,14 @@
 #include "swai-timing.h"
 #include "swai-topo.h"
 
+#define SWAI_LINKS_LANES 16
+
 struct swai_links {
     const struct swai_topo *t;
     int n;                      /* swai_topo_nresources(t) */
-    struct swai_cal **cal;      /* [n], each allocated when first used */
+    /* [n * SWAI_LINKS_LANES]: resource r's lane k at r * LANES + k, each
+     * allocated when first booked (a lane never booked is free) */
+    struct swai_cal **cal;
     uint64_t *bytes;            /* [n]: booked so far */
 };
 

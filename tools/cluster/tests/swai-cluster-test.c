@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "swai-gen.h"
+#include "swai-links.h"
 #include "swai-msccl.h"
 #include "swai-sched-cost.h"
 #include "swai-sched.h"
@@ -1053,6 +1054,58 @@ static void test_cost(void)
 	swai_topo_free(&pcie);
 }
 
+/*
+ * Two cards' transfers through one uplink (swai-links.h): an uplink as wide
+ * as the ports carries them one after the other; one twice as wide, side
+ * by side, as a Clos's 200 GB/s uplink carries eight 25 GB/s ports.
+ */
+static void test_link_lanes(void)
+{
+	static const char fmt[] =
+		"{\"swai_topology\": 1, \"name\": \"two-switches\","
+		" \"nodes\": [{\"name\": \"n0\", \"cards\": 2}, {\"name\": \"n1\", \"cards\": 2}],"
+		" \"switches\": [{\"name\": \"a\", \"latency_ns\": 0}, {\"name\": \"b\", \"latency_ns\": 0}],"
+		" \"link_defaults\": {\"mbps\": 25000, \"latency_ns\": 0},"
+		" \"links\": [{\"star\": \"a\", \"members\": [\"n0.*\"]},"
+		" {\"star\": \"b\", \"members\": [\"n1.*\"]},"
+		" {\"ends\": [\"a\", \"b\"], \"mbps\": %d}]}";
+	static const int up[] = { 25000, 50000, 49999, 800000 };
+	uint64_t d = swai_timing_ps(1 << 20, 25000);
+	char json[1024], why[256];
+
+	for (size_t i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
+		struct swai_topo_route r0, r1;
+		struct swai_links l;
+		struct swai_topo t;
+		uint64_t s0, e0, s1, e1, s2, e2;
+
+		snprintf(json, sizeof(json), fmt, up[i]);
+		CHECK_EQ(swai_topo_parse(&t, json, why, sizeof(why)), 0);
+		CHECK_EQ(swai_links_init(&l, &t), 0);
+		CHECK_EQ(swai_topo_route(&t, 0, 2, &r0, why, sizeof(why)), 0);
+		CHECK_EQ(swai_topo_route(&t, 1, 3, &r1, why, sizeof(why)), 0);
+		CHECK_EQ(r0.nhops, 3);
+		CHECK_EQ(swai_links_book(&l, &r0, 0, 1 << 20, &s0, &e0), 0);
+		CHECK_EQ(swai_links_book(&l, &r1, 0, 1 << 20, &s1, &e1), 0);
+		CHECK_EQ(s0, 0);
+		CHECK_EQ(e0, d);
+		/* 25 GB/s and 49.999 GB/s: one lane; 50: two; 800: both, lanes to spare */
+		CHECK_EQ(s1, up[i] >= 50000 ? 0 : d);
+		CHECK_EQ(e1, s1 + d);
+		/* a third from card 0 waits for its own port, whatever the uplink */
+		CHECK_EQ(swai_links_book(&l, &r0, 0, 1 << 20, &s2, &e2), 0);
+		CHECK_EQ(s2, up[i] >= 50000 ? d : 2 * d);
+		CHECK_EQ(swai_links_busiest(&l), 3u << 20);
+		swai_links_reset(&l);
+		CHECK_EQ(swai_links_book(&l, &r1, 5, 1 << 20, &s1, &e1), 0);
+		CHECK_EQ(s1, 5);
+		swai_topo_route_free(&r0);
+		swai_topo_route_free(&r1);
+		swai_links_free(&l);
+		swai_topo_free(&t);
+	}
+}
+
 /* Build @algo's AllToAll on @N ranks grouped by @node_of: verified; its inter-node sends. */
 static uint64_t a2a_internode(const char *algo, int N, const int *node_of, uint64_t *chunks)
 {
@@ -1212,6 +1265,7 @@ static const struct tap_test tests[] = {
 	{ "levels: every algorithm over n nodes of m ranks, and of unequal sizes, verified",
 	  test_levels },
 	{ "cost: card arithmetic, link calendars, NHR <= min(Ring, HD)", test_cost },
+	{ "link lanes: an uplink k times as wide as the ports carries k transfers at once", test_link_lanes },
 	{ "schedules: JSON and MSCCL XML round trips verify", test_roundtrips },
 	{ "MSCCL import: rcs chains, errors", test_msccl_import },
 	{ "NHR: seed 000's D table, sum N-1 to 4096", test_nhr_d_table },
