@@ -33,6 +33,7 @@ struct act {
         struct {            /* else: a SEND, or a receive (qp -1) */
             uint32_t mbps;      /* its route's narrowest link: how fast it leaves */
             int32_t qp;         /* the rank's queue pair to its peer; -1: none */
+            int32_t port;       /* the rank's way out it leaves by (prog.port_mbps); -1: none */
             union {
                 int32_t next;   /* SEND: the next queued on it; a batch's member: its lead */
                 int32_t from;   /* a receive: its peer */
@@ -43,12 +44,30 @@ struct act {
     bool taken;             /* SEND: posted already, in a batch (swai-sim-sends.c) */
     bool member;            /* SEND: carried by its batch's lead (act.next) */
     uint8_t op;             /* enum swai_step_op */
+    uint8_t fence;          /* SEND: enum swai_sim_fence */
+};
+
+_Static_assert(sizeof(struct act) <= 64, "a 1024-rank ring's 4 M acts, a cache line each");
+
+/*
+ * A send's place among its port's rounds (swai-sim-sends.c), known from the
+ * issue order: the first send of a later round than any before it on its
+ * port opens that round (if it is posted later than the port's last send);
+ * a send of the latest round so far waits for it to open; one of an
+ * earlier round is late and waits for nothing.
+ */
+enum swai_sim_fence {
+    SWAI_SIM_FENCE_NONE,
+    SWAI_SIM_FENCE_SAME,
+    SWAI_SIM_FENCE_OPEN,
 };
 
 struct prog {
     struct act *act;        /* [n], in issue order */
     uint32_t *deps;         /* positions of SEND acts */
     int n, nqps, nranks;
+    int nports;
+    uint32_t *port_mbps;    /* [nports]: each way out's bandwidth */
     int rank;
     double *left;           /* --card: [n], when a SEND's last byte left (< 0: not yet) */
     int *peer;              /* --card: [n], the act's peer */

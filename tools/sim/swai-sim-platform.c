@@ -53,7 +53,7 @@ static void write_route(FILE *f, const struct swai_topo *t, int a, int b,
 int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
                             const struct swai_timing_props *p, bool card,
                             const bool *want, uint32_t *mbps, uint32_t *lat_ns,
-                            char *why, size_t n)
+                            int32_t *out, char *why, size_t n)
 {
     size_t N = (size_t)t->ncards;
     uint64_t keep = card ? 0 : 1;   /* latencies kept, or (card) left to the receiver */
@@ -103,6 +103,7 @@ int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
             }
             if (t->card_dev[a] == t->card_dev[b]) {
                 write_route(f, t, (int)a, (int)b, NULL);
+                out[a * N + b] = -1;
                 continue;
             }
             ret = swai_topo_route(t, (int)a, (int)b, &r, why, n);
@@ -111,6 +112,7 @@ int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
             }
             write_route(f, t, (int)a, (int)b, &r);
             mbps[a * N + b] = r.mbps;
+            out[a * N + b] = swai_topo_resource(t, &r.hops[0]);
             lat_ns[a * N + b] = r.latency_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)r.latency_ns;
             swai_topo_route_free(&r);
         }

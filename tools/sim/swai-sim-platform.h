@@ -30,14 +30,15 @@
 /*
  * Write the platform of @t to @f: hosts "c<k>" for the cards, and routes
  * for the pairs (a, b) of cards with want[a * t->ncards + b] set, whose
- * narrowest link's MB/s go to mbps[a * t->ncards + b] (0 within a card)
- * and whose latency (the links' and switches') to lat_ns[a * t->ncards +
- * b].  0, or -ENOENT (a wanted pair the topology does not join) / -ENOMEM
- * with @why.
+ * narrowest link's MB/s go to mbps[a * t->ncards + b] (0 within a card),
+ * whose latency (the links' and switches') to lat_ns[a * t->ncards + b]
+ * and whose first hop, the card's way out, to out[a * t->ncards + b]
+ * (swai_topo_resource(); -1 within a card).  0, or -ENOENT (a wanted pair
+ * the topology does not join) / -ENOMEM with @why.
  */
 int swai_sim_platform_write(FILE *f, const struct swai_topo *t,
                             const struct swai_timing_props *p, bool card,
                             const bool *want, uint32_t *mbps, uint32_t *lat_ns,
-                            char *why, size_t n);
+                            int32_t *out, char *why, size_t n);
 
 #endif /* SWAI_SIM_PLATFORM_H */

@@ -50,6 +50,7 @@ static struct {
     double *end;            /* [rank] seconds */
     uint32_t *mbps;         /* [card * ncards + card]: a route's narrowest link, as written */
     uint32_t *lat_ns;       /* [card * ncards + card]: its latency (--card: the receiver's) */
+    int32_t *out;           /* [card * ncards + card]: its first hop (swai_topo_resource) */
     uint64_t transfers;
 } run;
 
@@ -73,10 +74,11 @@ static sg_mailbox_t mbox(int from, int to)
     return sg_mailbox_by_name(name);
 }
 
-/* The way out to a peer: its queue pair (0 ..; -1: none) and a rate. */
+/* The way out to a peer: its queue pair (0 ..; -1: none), a rate, a port. */
 struct way {
     int qp;
     uint32_t mbps;          /* the route's narrowest link */
+    int port;               /* the rank's index of the route's first hop */
 };
 
 /*
@@ -91,6 +93,8 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
     int cgs = run.t->devs[run.t->card_dev[run.card[r]]].cgs;
     int *order = calloc((size_t)rk->nsteps + 1, sizeof(*order));
     int *pos = calloc((size_t)rk->nsteps + 1, sizeof(*pos));
+    /* [port]: 1 + the latest round sent on it so far, in issue order */
+    uint32_t *latest = calloc((size_t)pg->nports + 1, sizeof(*latest));
     uint32_t nd = 0;
 
     pg->n = rk->nsteps;
@@ -103,14 +107,17 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
         if (!pg->left || !pg->peer || !pg->credit) {
             free(order);
             free(pos);
+            free(latest);
             return -1;
         }
     }
     pg->act = calloc((size_t)rk->nsteps + 1, sizeof(*pg->act));
     pg->deps = calloc((size_t)rk->ndeps + 1, sizeof(*pg->deps));
-    if (!order || !pos || !pg->act || !pg->deps || swai_sched_issue_order(rk, order)) {
+    if (!order || !pos || !latest || !pg->act || !pg->deps ||
+        swai_sched_issue_order(rk, order)) {
         free(order);
         free(pos);
+        free(latest);
         return -1;
     }
     for (int k = 0; k < rk->nsteps; k++) {
@@ -148,6 +155,15 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
         if (!run.as_card) {
             a->qp = send ? way[st->peer].qp : -1;
             a->mbps = send ? way[st->peer].mbps : 0;
+            a->port = send ? way[st->peer].port : -1;
+            if (a->port >= 0) {
+                uint32_t *top = &latest[a->port];
+
+                a->fence = st->round + 1 > *top ? SWAI_SIM_FENCE_OPEN :
+                           st->round + 1 == *top ? SWAI_SIM_FENCE_SAME :
+                           SWAI_SIM_FENCE_NONE;
+                *top = st->round + 1 > *top ? st->round + 1 : *top;
+            }
             if (send) {
                 a->next = -1;
             } else {
@@ -157,6 +173,7 @@ static int prog_build(int r, struct prog *pg, sg_mailbox_t *to, sg_mailbox_t *fr
     }
     free(order);
     free(pos);
+    free(latest);
     return 0;
 }
 
@@ -290,17 +307,29 @@ static void replay(struct prog *pg)
 
 /*
  * Rank @r's way out to peer @to: the next of the rank's queue pairs
- * (*@nqps counts them) and the rate of the route the platform took; none
- * within a card, over its ring bus.
+ * (pg->nqps counts them), the rate of the route the platform took, and
+ * the rank's port for the route's first hop (pg->port_mbps[] holds the
+ * ports found so far, @hop their first hops); none within a card, over
+ * its ring bus.
  */
-static struct way way_to(int r, int to, int *nqps)
+static struct way way_to(int r, int to, struct prog *pg, int32_t *hop)
 {
-    int a = run.card[r], b = run.card[to];
+    size_t pair = (size_t)run.card[r] * (size_t)run.t->ncards + (size_t)run.card[to];
+    int a = run.card[r], b = run.card[to], port = 0;
 
     if (run.t->card_dev[a] == run.t->card_dev[b]) {
-        return (struct way){ -1, 0 };
+        return (struct way){ -1, 0, -1 };
     }
-    return (struct way){ (*nqps)++, run.mbps[(size_t)a * (size_t)run.t->ncards + (size_t)b] };
+    while (port < pg->nports && hop[port] != run.out[pair]) {
+        port++;
+    }
+    if (port == pg->nports) {
+        hop[port] = run.out[pair];
+        /* swai_topo_resource() is 2 * link + way */
+        pg->port_mbps[port] = run.t->links[run.out[pair] / 2].mbps;
+        pg->nports++;
+    }
+    return (struct way){ pg->nqps++, run.mbps[pair], port };
 }
 
 static void rank_main(int argc, char **argv)
@@ -311,9 +340,11 @@ static void rank_main(int argc, char **argv)
     sg_mailbox_t *to = calloc((size_t)run.s->nranks, sizeof(*to));
     sg_mailbox_t *from = calloc((size_t)run.s->nranks, sizeof(*from));
     struct way *way = calloc((size_t)run.s->nranks, sizeof(*way));
+    int32_t *hop = calloc((size_t)run.s->nranks, sizeof(*hop));
     struct prog pg = { 0 };
 
-    if (!to || !from || !way) {
+    pg.port_mbps = calloc((size_t)run.s->nranks, sizeof(*pg.port_mbps));
+    if (!to || !from || !way || !hop || !pg.port_mbps) {
         fprintf(stderr, "swccl-sim: rank %d: out of memory\n", r);
         abort();
     }
@@ -330,7 +361,7 @@ static void rank_main(int argc, char **argv)
         }
         if (st->op == SWAI_STEP_SEND && !to[st->peer]) {
             to[st->peer] = mbox(r, st->peer);
-            way[st->peer] = way_to(r, st->peer, &pg.nqps);
+            way[st->peer] = way_to(r, st->peer, &pg, hop);
         }
     }
     if (prog_build(r, &pg, to, from, way)) {
@@ -340,6 +371,7 @@ static void rank_main(int argc, char **argv)
     free(to);
     free(from);
     free(way);
+    free(hop);
     sg_barrier_wait(run.ready);
     if (run.as_card) {
         sg_actor_sleep_for(ps_s(swai_sched_card_launch_ps(&run.p)));
@@ -411,7 +443,8 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
     run.end = calloc((size_t)s->nranks, sizeof(*run.end));
     run.mbps = calloc(N * N, sizeof(*run.mbps));
     run.lat_ns = calloc(N * N, sizeof(*run.lat_ns));
-    if (!want || !run.end || !run.mbps || !run.lat_ns) {
+    run.out = calloc(N * N, sizeof(*run.out));
+    if (!want || !run.end || !run.mbps || !run.lat_ns || !run.out) {
         res->err = -ENOMEM;
         snprintf(res->why, sizeof(res->why), "out of memory");
         return;
@@ -439,7 +472,7 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
         return;
     }
     res->err = swai_sim_platform_write(f, in->t, &run.p, run.as_card, want, run.mbps,
-                                       run.lat_ns, res->why, sizeof(res->why));
+                                       run.lat_ns, run.out, res->why, sizeof(res->why));
     if (fclose(f) && !res->err) {
         res->err = -EIO;
         snprintf(res->why, sizeof(res->why), "%s: %s", path, strerror(errno));
