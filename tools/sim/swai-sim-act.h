@@ -24,7 +24,10 @@ struct act {
     sg_comm_t comm;         /* a SEND in flight; NULL once it landed */
     sg_mailbox_t box;       /* SEND: to the peer; a receive: from it */
     uint64_t bytes;         /* the message */
-    uint64_t post_ps;       /* after it: the step's local work */
+    union {
+        uint64_t post_ps;   /* after it: the step's local work (--card: a SEND's too) */
+        double not_before;  /* else a posted SEND: its round opens then (swai-sim-sends.c) */
+    };
     uint32_t deps_at, ndeps;    /* sends it waits for: prog.deps[deps_at ..] */
     union {                 /* 64 bytes a record, not 88: a ring's 2 M of them */
         struct {            /* --card */

@@ -91,7 +91,6 @@ struct swai_sim_sends {
     struct qp *qp;          /* [nqps] */
     struct port *port;      /* [prog.nports] */
     const uint32_t *port_mbps;
-    double *not_before;     /* [act]: a posted send's round opens then */
     int *busy, nbusy;       /* the queue pairs with sends queued */
     int queued;             /* sends queued, on all of them */
     uint64_t *transfers;    /* the run's count of sends started */
@@ -148,7 +147,7 @@ static void pump(struct swai_sim_sends *fl)
         struct qp *q = &fl->qp[fl->busy[i]];
 
         while (q->head >= 0 && q->free_at <= now + QP_EPS &&
-               fl->not_before[q->head] <= now + QP_EPS) {
+               fl->act[q->head].not_before <= now + QP_EPS) {
             int k = q->head;
 
             q->head = fl->act[k].next;
@@ -171,8 +170,8 @@ static double due(const struct swai_sim_sends *fl)
 
     for (int i = 0; i < fl->nbusy; i++) {
         const struct qp *q = &fl->qp[fl->busy[i]];
-        double at = q->free_at > fl->not_before[q->head] ? q->free_at :
-                    fl->not_before[q->head];
+        double at = q->free_at > fl->act[q->head].not_before ? q->free_at :
+                    fl->act[q->head].not_before;
         double d = at > now ? at - now : 0;
 
         if (t < 0 || d < t) {
@@ -213,9 +212,9 @@ static void post(struct swai_sim_sends *fl, int k)
     struct qp *q = a->qp >= 0 ? &fl->qp[a->qp] : NULL;
     double now = simgrid_get_clock();
 
-    fl->not_before[k] = a->port >= 0 ? port_post(fl, k) : 0;
+    a->not_before = a->port >= 0 ? port_post(fl, k) : 0;
     if (!q || (q->head < 0 && q->free_at <= now + QP_EPS &&
-               fl->not_before[k] <= now + QP_EPS)) {
+               a->not_before <= now + QP_EPS)) {
         start(fl, k);
         return;
     }
@@ -373,7 +372,6 @@ static void sends_free(struct swai_sim_sends *fl)
     free(fl->at);
     free(fl->qp);
     free(fl->port);
-    free(fl->not_before);
     free(fl->busy);
     free(fl->credit);
     free(fl);
@@ -392,11 +390,10 @@ struct swai_sim_sends *swai_sim_sends_new(struct prog *pg, uint64_t *transfers)
     fl->qp = calloc((size_t)pg->nqps + 1, sizeof(*fl->qp));
     fl->port = calloc((size_t)pg->nports + 1, sizeof(*fl->port));
     fl->port_mbps = pg->port_mbps;
-    fl->not_before = calloc((size_t)pg->n + 1, sizeof(*fl->not_before));
     fl->busy = calloc((size_t)pg->nqps + 1, sizeof(*fl->busy));
     fl->credit = calloc((size_t)pg->nranks + 1, sizeof(*fl->credit));
     fl->transfers = transfers;
-    if (!fl->at || !fl->qp || !fl->port || !fl->not_before || !fl->busy || !fl->credit) {
+    if (!fl->at || !fl->qp || !fl->port || !fl->busy || !fl->credit) {
         sends_free(fl);
         return NULL;
     }
