@@ -7,9 +7,12 @@
  * Two arguments (AllToAll: four), the largest wins:
  *  - latency: no card holds a chunk before the shortest path in slots from
  *    its source;
- *  - cuts: a set S of cards (every card alone, and every node of the
- *    topology) must take in M chunks from outside.  Each enters S at least
- *    once over an edge into S, crossing each of the edge's hops; count one
+ *  - cuts: a set S of cards (every card alone and every node of the
+ *    topology; for a plan above those, swai_mteg_subset_bound, every subset
+ *    of the cards, or of a node's, where there are at most
+ *    SWAI_MTEG_CUT_SUBSETS of them) must take in M chunks from outside.
+ *    Each enters S at least once over an edge into S, crossing each of the
+ *    edge's hops; count one
  *    hop of every such edge -- the last, or the same number of links
  *    before it (entry_hop) -- and that hop's link carries one chunk per the
  *    slots its bytes take from the first slot a chunk can reach it, so the
@@ -17,8 +20,11 @@
  *    rule too: that rule promises more than the links carry, and the bound
  *    says so.)  The chunk that enters last must still reach every card of
  *    S: at least the rest of its edge from that hop and the shortest path
- *    on inside (a card: the rest of the edge only).  NDv2 x k: 8 x (k-1)
- *    chunks down one InfiniBand link, one at a time, then across the
+ *    on inside (a card: the rest of the edge only).  AMD's chassis: half of
+ *    it behind the links between the halves, 26 slots for a Broadcast of 16
+ *    chunks where the cards, the nodes and the packing gave 21 at most.
+ *    NDv2 x k: 8 x (k-1) chunks down one InfiniBand link, one at a time,
+ *    then across the
  *    chassis; AMD x k: 16 x (k-1) down the eight links from the top switch
  *    into a chassis, two hops after their sources and two before a card.
  *    AllToAll: S takes in a chunk from every card outside for every card
@@ -96,6 +102,12 @@ static int entry_hop(const struct swai_mteg_edge *e, int back)
     return e->nlinks - 1 - back > 0 ? e->nlinks - 1 - back : 0;
 }
 
+/* Scratch for one set's cut (a card's and a resource's worth each). */
+struct scratch {
+    long *head;                 /* [card] */
+    int *s, *b, *used, nused;   /* [res], and the resources in use */
+};
+
 /*
  * The smallest slot T' by which the links into S (the hops entry_hop
  * counts of the edges into it) can have started @M chunks: a link from
@@ -103,50 +115,61 @@ static int entry_hop(const struct swai_mteg_edge *e, int back)
  * least of the edges on it, so that the bound stays a bound).
  */
 static int last_entry(const struct swai_mteg *m, const bool *in, int M, const int *held,
-                      int back)
+                      int back, struct scratch *x)
 {
-    int *s = malloc(((size_t)m->nres + 1) * sizeof(*s));
-    int *b = malloc(((size_t)m->nres + 1) * sizeof(*b));
     int T = FAR, latest = 0, widest = 1;
 
-    if (!s || !b) {
-        free(s);
-        free(b);
-        return 0;       /* no bound is still a bound */
-    }
-    for (int r = 0; r < m->nres; r++) {
-        s[r] = FAR;
-        b[r] = FAR;
-    }
-    for (int i = 0; i < m->nedges; i++) {
-        const struct swai_mteg_edge *e = &m->e[i];
-        int k = entry_hop(e, back), r = e->res[k];
+    x->nused = 0;
+    for (int v = 0; v < m->ncards; v++) {
+        for (int j = in[v] ? m->in_off[v] : 0; in[v] && j < m->in_off[v + 1]; j++) {
+            const struct swai_mteg_edge *e = &m->e[m->in[j]];
+            int k = entry_hop(e, back), r = e->res[k];
 
-        if (!in[e->u] && in[e->v] && held[e->u] < FAR) {
-            s[r] = held[e->u] + e->at[k] < s[r] ? held[e->u] + e->at[k] : s[r];
-            b[r] = e->bytes[k] < b[r] ? e->bytes[k] : b[r];
+            if (in[e->u] || held[e->u] >= FAR) {
+                continue;
+            }
+            if (x->s[r] == FAR) {
+                x->used[x->nused++] = r;
+            }
+            x->s[r] = held[e->u] + e->at[k] < x->s[r] ? held[e->u] + e->at[k] : x->s[r];
+            x->b[r] = e->bytes[k] < x->b[r] ? e->bytes[k] : x->b[r];
         }
     }
-    for (int r = 0; r < m->nres; r++) {
-        if (s[r] < FAR) {
-            T = s[r] < T ? s[r] : T;
-            latest = s[r] > latest ? s[r] : latest;
-            widest = b[r] > widest ? b[r] : widest;
-        }
-    }
-    /* one link alone carries M by latest + M x widest: the loop ends */
-    for (; T < FAR && T <= latest + M * widest; T++) {
-        long cap = 0;
+    for (int j = 0; j < x->nused; j++) {
+        int r = x->used[j];
 
-        for (int r = 0; r < m->nres; r++) {
-            cap += s[r] <= T ? (T - s[r]) / b[r] + 1 : 0;
-        }
-        if (cap >= M) {
-            break;
-        }
+        T = x->s[r] < T ? x->s[r] : T;
+        latest = x->s[r] > latest ? x->s[r] : latest;
+        widest = x->b[r] > widest ? x->b[r] : widest;
     }
-    free(s);
-    free(b);
+    /*
+     * The links' capacity by T grows with T, and one link alone carries M by
+     * latest + M x widest: the least T with M, by bisection.
+     */
+    if (T < FAR) {
+        int lo = T, hi = latest + M * widest;
+
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            long cap = 0;
+
+            for (int j = 0; j < x->nused && cap < M; j++) {
+                int r = x->used[j];
+
+                cap += x->s[r] <= mid ? (mid - x->s[r]) / x->b[r] + 1 : 0;
+            }
+            if (cap >= M) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        T = lo;
+    }
+    for (int j = 0; j < x->nused; j++) {
+        x->s[x->used[j]] = FAR;     /* as found: every resource FAR */
+        x->b[x->used[j]] = FAR;
+    }
     return T;
 }
 
@@ -155,7 +178,7 @@ static int last_entry(const struct swai_mteg *m, const bool *in, int M, const in
  * earliest a chunk is at any card @held[u] (0 for AllGather's sources).
  */
 static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int *held,
-                     const long *d, bool unicast, int back)
+                     const long *d, bool unicast, int back, struct scratch *x)
 {
     long drain = unicast ? FAR : 0;
     int N = m->ncards;
@@ -163,17 +186,30 @@ static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int
     if (M <= 0) {
         return 0;
     }
-    /* the chunk entering last: the rest of its edge, then to the farthest card of S */
+    /*
+     * The chunk entering last: the rest of its edge (the least over the
+     * edges into each card w of S, head[w]), then on to the farthest card
+     * of S (AllToAll: the nearest).
+     */
+    for (int w = 0; w < N; w++) {
+        x->head[w] = FAR;
+        for (int j = in[w] ? m->in_off[w] : 0; in[w] && j < m->in_off[w + 1]; j++) {
+            const struct swai_mteg_edge *e = &m->e[m->in[j]];
+            int rest = e->L - e->at[entry_hop(e, back)];
+
+            if (!in[e->u] && rest < x->head[w]) {
+                x->head[w] = rest;
+            }
+        }
+    }
     for (int v = 0; v < N; v++) {
         long best = FAR;
 
-        for (int i = 0; in[v] && i < m->nedges; i++) {
-            const struct swai_mteg_edge *e = &m->e[i];
-            int rest = e->L - e->at[entry_hop(e, back)];
+        for (int w = 0; in[v] && w < N; w++) {
+            long y = d[(size_t)w * (size_t)N + (size_t)v];
 
-            if (!in[e->u] && in[e->v] && d[(size_t)e->v * (size_t)N + (size_t)v] < FAR &&
-                rest + d[(size_t)e->v * (size_t)N + (size_t)v] < best) {
-                best = rest + d[(size_t)e->v * (size_t)N + (size_t)v];
+            if (x->head[w] < FAR && y < FAR && x->head[w] + y < best) {
+                best = x->head[w] + y;
             }
         }
         if (in[v] && !unicast) {
@@ -185,7 +221,7 @@ static int cut_slots(const struct swai_mteg *m, const bool *in, int M, const int
     if (drain >= FAR) {
         return FAR;     /* S cannot be reached */
     }
-    return last_entry(m, in, M, held, back) + (int)drain;
+    return last_entry(m, in, M, held, back, x) + (int)drain;
 }
 
 /*
@@ -211,29 +247,117 @@ static int volume_slots(const struct swai_mteg *m, uint32_t chunks)
     return (int)((total + m->nres - 1) / m->nres);
 }
 
-int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
-                        uint32_t chunks)
+/* What every set's cut bound needs (swai_mteg_cut_bound). */
+struct cut {
+    enum swai_coll coll;
+    int root, links;
+    uint32_t chunks;
+    const int *held;
+    const long *d;
+    struct scratch *x;
+};
+
+/* The largest of @best and the cut bounds of the cards with in[v] set. */
+static int set_bound(const struct swai_mteg *m, const struct cut *c, const bool *in, int best)
+{
+    int N = m->ncards, inside = 0, has_root = 0, M;
+
+    for (int v = 0; v < N; v++) {
+        inside += in[v];
+        has_root |= in[v] && v == c->root;
+    }
+    if (!inside || inside == N) {
+        return best;
+    }
+    M = c->coll == SWAI_COLL_ALLGATHER ? (N - inside) * (int)c->chunks :
+        c->coll == SWAI_COLL_ALLTOALL ? inside * (N - inside) * (int)c->chunks :
+        has_root ? 0 : (int)c->chunks;
+    for (int back = 0; back < c->links; back++) {
+        int t = cut_slots(m, in, M, c->held, c->d, c->coll == SWAI_COLL_ALLTOALL, back,
+                          c->x);
+
+        best = t < FAR && t > best ? t : best;
+    }
+    return best;
+}
+
+/*
+ * Every subset of the cards of node @node (-1: of all the cards), at most
+ * SWAI_MTEG_CUT_SUBSETS of them: 2^16 sets, each in O(edges + cards^2).
+ */
+static void subsets_of(const struct swai_mteg *m, const struct cut *c, bool *in, int node,
+                       int *best)
+{
+    int N = m->ncards, n = 0, card[SWAI_MTEG_CUT_SUBSETS];
+
+    for (int v = 0; v < N; v++) {
+        if (node < 0 || m->node_of[v] == node) {
+            if (n == SWAI_MTEG_CUT_SUBSETS) {
+                return;
+            }
+            card[n++] = v;
+        }
+    }
+    for (uint32_t set = 1; set < (1u << n); set++) {
+        for (int v = 0; v < N; v++) {
+            in[v] = false;
+        }
+        for (int i = 0; i < n; i++) {
+            in[card[i]] = set >> i & 1;
+        }
+        *best = set_bound(m, c, in, *best);
+    }
+}
+
+/*
+ * The latency and the cuts of every card alone and every node (@subsets:
+ * instead of those, every subset, SWAI_MTEG_CUT_SUBSETS).
+ */
+static int cuts(const struct swai_mteg *m, enum swai_coll coll, int root, uint32_t chunks,
+                bool subsets)
 {
     int N = m->ncards, best = 0, links = 1, *held = malloc((size_t)N * sizeof(*held));
     bool *in = calloc((size_t)N, sizeof(*in));
     long *d = all_pairs(m, false);
     bool every = coll == SWAI_COLL_ALLGATHER || coll == SWAI_COLL_ALLTOALL;
+    struct scratch x = {
+        .head = malloc((size_t)N * sizeof(*x.head)),
+        .s = malloc(((size_t)m->nres + 1) * sizeof(*x.s)),
+        .b = malloc(((size_t)m->nres + 1) * sizeof(*x.b)),
+        .used = malloc(((size_t)m->nres + 1) * sizeof(*x.used)),
+    };
+    struct cut c = { coll, root, 1, chunks, held, d, &x };
 
-    if (!d || !held || !in) {
-        free(d);
-        free(held);
-        free(in);
-        return 0;
+    if (!d || !held || !in || !x.head || !x.s || !x.b || !x.used) {
+        best = 0;   /* no bound is still a bound */
+        goto out;
+    }
+    for (int r = 0; r < m->nres; r++) {
+        x.s[r] = FAR;
+        x.b[r] = FAR;
     }
     for (int v = 0; v < N; v++) {
         held[v] = every ? 0 : (int)d[(size_t)root * (size_t)N + (size_t)v];
         for (int s = 0; s < N; s++) {
-            long x = d[(size_t)s * (size_t)N + (size_t)v];
+            long dist = d[(size_t)s * (size_t)N + (size_t)v];
 
-            if ((every || s == root) && x < FAR && x > best) {
-                best = (int)x;   /* latency */
+            if ((every || s == root) && dist < FAR && dist > best) {
+                best = (int)dist;   /* latency */
             }
         }
+    }
+    for (int i = 0; i < m->nedges; i++) {
+        links = m->e[i].nlinks > links ? m->e[i].nlinks : links;
+    }
+    c.links = links;
+    if (subsets) {
+        for (int k = N <= SWAI_MTEG_CUT_SUBSETS ? -1 : 0; k < m->nnodes; k++) {
+            subsets_of(m, &c, in, k, &best);
+            if (k < 0) {
+                break;      /* all the cards' subsets hold every node's */
+            }
+        }
+        goto out;
     }
     if (coll == SWAI_COLL_ALLTOALL) {
         int v = volume_slots(m, chunks), f = swai_mteg_flow_bound(m, chunks);
@@ -241,34 +365,34 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
         best = v > best ? v : best;
         best = f > best ? f : best;
     }
-    for (int i = 0; i < m->nedges; i++) {
-        links = m->e[i].nlinks > links ? m->e[i].nlinks : links;
-    }
     /* every card alone, then every node; each at every hop back from the last */
     for (int k = 0; k < N + m->nnodes; k++) {
-        int inside = 0, has_root = 0, M;
-
         for (int v = 0; v < N; v++) {
             in[v] = k < N ? v == k : m->node_of[v] == k - N;
-            inside += in[v];
-            has_root |= in[v] && v == root;
         }
-        if (!inside || inside == N) {
-            continue;
-        }
-        M = coll == SWAI_COLL_ALLGATHER ? (N - inside) * (int)chunks :
-            coll == SWAI_COLL_ALLTOALL ? inside * (N - inside) * (int)chunks :
-            has_root ? 0 : (int)chunks;
-        for (int back = 0; back < links; back++) {
-            int c = cut_slots(m, in, M, held, d, coll == SWAI_COLL_ALLTOALL, back);
-
-            best = c < FAR && c > best ? c : best;
-        }
+        best = set_bound(m, &c, in, best);
     }
+out:
     free(d);
     free(held);
     free(in);
+    free(x.head);
+    free(x.s);
+    free(x.b);
+    free(x.used);
     return best;
+}
+
+int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                        uint32_t chunks)
+{
+    return cuts(m, coll, root, chunks, false);
+}
+
+int swai_mteg_subset_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                           uint32_t chunks)
+{
+    return m->ncards <= 2 * SWAI_MTEG_CUT_SUBSETS ? cuts(m, coll, root, chunks, true) : 0;
 }
 
 int swai_mteg_pack_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
@@ -294,6 +418,8 @@ int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int ro
 {
     int best = swai_mteg_cut_bound(m, coll, root, chunks);
     int p = swai_mteg_pack_bound(m, coll, root, chunks);
+    int s = swai_mteg_subset_bound(m, coll, root, chunks);
 
-    return p > best ? p : best;
+    best = p > best ? p : best;
+    return s > best ? s : best;
 }

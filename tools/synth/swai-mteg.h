@@ -106,6 +106,13 @@ struct swai_mteg_edge {
  * in the output), so SWAI_MTEG_CARD holds no engine for an own copy.
  */
 #define SWAI_MTEG_NO_COPY 32u
+/*
+ * swai_mteg_subset_bound tries every subset of the cards where there are at
+ * most this many (2^16 sets, a tenth of a second on AMD), and of each node's
+ * where there are at most twice as many (AMD x 2: 1.2 s; AMD x 3 would take
+ * 2.3 s more and gain nothing).
+ */
+#define SWAI_MTEG_CUT_SUBSETS 16
 /* Within this many hundredths of its bound a plan is not searched further. */
 #define SWAI_MTEG_NEAR_PCT 1
 
@@ -254,16 +261,23 @@ void swai_mteg_take_trees(struct swai_mteg *m, int ntrees, size_t room,
 /*
  * A lower bound on the slots @coll (AllGather, or Broadcast from @root) of
  * @chunks chunks a source needs on @m, conflicts aside: the farthest
- * source, and every card's and every node's cut -- the chunks it must take
- * in, one per `busy` slots on each link into it, the last of them then
- * spread inside (swai-mteg-bound.c); AllGather and Broadcast also the
- * packing's busiest link (swai_mteg_pack_bound).
+ * source, and every card's, every node's and every small set's cut -- the
+ * chunks it must take in, one per `busy` slots on each link into it, the
+ * last of them then spread inside (swai-mteg-bound.c); AllGather and
+ * Broadcast also the packing's busiest link (swai_mteg_pack_bound).
  */
 int swai_mteg_lower_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                           uint32_t chunks);
 /* The same without the packing's LP: latency and cuts (AllToAll: all four). */
 int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                         uint32_t chunks);
+/*
+ * The cuts of the other sets (swai-mteg-bound.c): every subset of the cards,
+ * or of each node's cards (SWAI_MTEG_CUT_SUBSETS); 0 where there are too
+ * many.  Like the packing's LP, asked only of a plan above the cheap cuts.
+ */
+int swai_mteg_subset_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
+                           uint32_t chunks);
 /*
  * The packing's busiest link, ceil(T) slots (m->pack_slots if solved):
  * AllGather's (swai_mteg_pack; too large, swai_mteg_node_bound) or

@@ -72,9 +72,10 @@ static int plan(const struct swai_topo *t, struct swai_mteg_trees *p, uint64_t c
 }
 
 /*
- * The bound of a plan that took @slots: the cuts, and the packing's LP only
- * where the plan is above them -- a plan at its cut bound is optimal, and
- * no bound is above an optimum (NDv2 x 2 would solve the LP for nothing).
+ * The bound of a plan that took @slots: the cuts, and the packing's LP and
+ * the other sets' cuts only where the plan is above them -- a plan at its
+ * cut bound is optimal, and no bound is above an optimum (NDv2 x 2 would
+ * solve the LP, and try 65 536 sets, for nothing).
  */
 static int bound_slots(const struct swai_mteg *m, enum swai_coll coll, int root,
                        uint32_t chunks, int slots, double *took)
@@ -89,6 +90,11 @@ static int bound_slots(const struct swai_mteg *m, enum swai_coll coll, int root,
         int pack = swai_mteg_pack_bound(m, coll, root, chunks);
 
         cut = pack > cut ? pack : cut;
+    }
+    if (slots > cut) {
+        int sets = swai_mteg_subset_bound(m, coll, root, chunks);
+
+        cut = sets > cut ? sets : cut;
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     *took += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;

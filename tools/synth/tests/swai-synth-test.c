@@ -486,6 +486,53 @@ static void test_milp_optimum(void)
 }
 
 /*
+ * pairs2 as one node of four cards: a pair behind the top switch.  A
+ * Broadcast from c0 of 3 chunks (1 MiB, a slot at 50 GB/s): each card of
+ * the far pair has two links in (its switch's and its partner's) and the
+ * node holds the root, so the cheap cuts give 7 slots; the pair together
+ * takes every chunk through the one 25 GB/s link from the top switch, 2
+ * slots a chunk, which gives 10.  CBC proves 11 (in a second).
+ */
+static void test_subset_bound(void)
+{
+	static const char *pair1 =
+		"{\"swai_topology\": 1, \"name\": \"pair1\","
+		" \"nodes\": [{\"name\": \"n\", \"cards\": 4}],"
+		" \"switches\": [{\"name\": \"top\", \"latency_ns\": 0},"
+		"                {\"name\": \"asw\", \"latency_ns\": 0}, {\"name\": \"bsw\", \"latency_ns\": 0}],"
+		" \"link_defaults\": {\"mbps\": 50000, \"latency_ns\": 0},"
+		" \"links\": [{\"ends\": [\"n.c0\", \"n.c1\"]}, {\"ends\": [\"n.c2\", \"n.c3\"]},"
+		"            {\"ends\": [\"n.c0\", \"asw\"]}, {\"ends\": [\"n.c1\", \"asw\"]},"
+		"            {\"ends\": [\"n.c2\", \"bsw\"]}, {\"ends\": [\"n.c3\", \"bsw\"]},"
+		"            {\"ends\": [\"asw\", \"top\"], \"mbps\": 25000},"
+		"            {\"ends\": [\"bsw\", \"top\"], \"mbps\": 25000}]}";
+	struct swai_milp_result res = { .status = -2 };
+	struct swai_mteg_hop *hops = malloc(4 * 16 * sizeof(*hops));
+	int nhops[4], cut, sets;
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	CHECK_EQ(swai_topo_parse(&t, pair1, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 12, 0, why, sizeof(why)), 0);
+	cut = swai_mteg_cut_bound(&m, SWAI_COLL_BROADCAST, 0, 3);
+	sets = swai_mteg_subset_bound(&m, SWAI_COLL_BROADCAST, 0, 3);
+	CHECK_EQ(cut, 7);
+	CHECK_EQ(sets, 10);
+	CHECK_EQ(swai_mteg_lower_bound(&m, SWAI_COLL_BROADCAST, 0, 3), 10);
+	CHECK(hops != NULL);
+	if (hops) {
+		CHECK_EQ(swai_milp_solve(&m, SWAI_COLL_BROADCAST, 0, 3, 30, NULL, NULL, hops,
+					 nhops, &res, why, sizeof(why)), 0);
+		CHECK_EQ(res.status, 0);
+		CHECK_EQ(res.slots, 11);
+	}
+	free(hops);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+}
+
+/*
  * MTEGCCA's trees on ndv2 as the MIP start, with so little time that CBC
  * cannot prove much: it still ends with a solution, no later than theirs.
  */
@@ -1042,6 +1089,8 @@ static const struct tap_test tests[] = {
 	{ "MILP: MTEGCCA's trees as MIP start on ndv2, a solution within 0.05 s, a bad start",
 	  test_milp_start },
 	{ "MILP: too many columns, bad collective, root, time limit refused", test_milp_refusals },
+	{ "subset cuts: a pair behind one link bounds a Broadcast at 10 slots (cheap cuts 7, CBC 11)",
+	  test_subset_bound },
 };
 
 TAP_MAIN(tests)
