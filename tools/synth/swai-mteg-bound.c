@@ -9,24 +9,24 @@
  *    its source;
  *  - cuts: a set S of cards (every card alone and every node of the
  *    topology; for a plan above those, swai_mteg_subset_bound, every subset
- *    of the cards, or of a node's, where there are at most
- *    SWAI_MTEG_CUT_SUBSETS of them) must take in M chunks from outside.
- *    Each enters S at least once over an edge into S, crossing each of the
- *    edge's hops; count one
- *    hop of every such edge -- the last, or the same number of links
- *    before it (entry_hop) -- and that hop's link carries one chunk per the
- *    slots its bytes take from the first slot a chunk can reach it, so the
- *    M first entries need some last start T'.  (Bytes, under the seed's
- *    rule too: that rule promises more than the links carry, and the bound
- *    says so.)  The chunk that enters last must still reach every card of
- *    S: at least the rest of its edge from that hop and the shortest path
- *    on inside (a card: the rest of the edge only).  AMD's chassis: half of
- *    it behind the links between the halves, 26 slots for a Broadcast of 16
- *    chunks where the cards, the nodes and the packing gave 21 at most.
- *    NDv2 x k: 8 x (k-1) chunks down one InfiniBand link, one at a time,
- *    then across the
- *    chassis; AMD x k: 16 x (k-1) down the eight links from the top switch
- *    into a chassis, two hops after their sources and two before a card.
+ *    of the cards where there are at most SWAI_MTEG_CUT_SUBSETS, else every
+ *    pair) must take in M chunks from outside.  Each enters S at least once
+ *    over an edge into S, crossing each of the edge's hops; count one hop
+ *    of every such edge -- the last, or the same number of links before it
+ *    (entry_hop) -- and that hop's link carries one chunk per the slots its
+ *    bytes take from the first slot a chunk can reach it, so the M first
+ *    entries need some last start T'.  (Bytes, under the seed's rule too:
+ *    that rule promises more than the links carry, and the bound says so.)
+ *    The chunk that enters last must still reach every card of S: at least
+ *    the rest of its edge from that hop and the shortest path on inside (a
+ *    card: the rest of the edge only).  AMD's chassis: half of it behind
+ *    the links between the halves, 26 slots for a Broadcast of 16 chunks
+ *    where the cards, the nodes and the packing gave 21 at most; a pair of
+ *    AMD's cards behind their pair switch, AllGather's best set.  NDv2 x k:
+ *    8 x (k-1) chunks down one InfiniBand link, one at a time, then across
+ *    the chassis; AMD x k: 16 x (k-1) down the eight links from the top
+ *    switch into a chassis, two hops after their sources and two before a
+ *    card.
  *    AllToAll: S takes in a chunk from every card outside for every card
  *    inside, and the last need reach one card;
  *    and the volume of its demands' cheapest paths over all the links
@@ -282,39 +282,35 @@ static int set_bound(const struct swai_mteg *m, const struct cut *c, const bool 
 }
 
 /*
- * Every subset of the cards of node @node (-1: of all the cards), at most
- * SWAI_MTEG_CUT_SUBSETS of them: 2^16 sets, each in O(edges + cards^2).
+ * Every subset of the cards, where there are at most SWAI_MTEG_CUT_SUBSETS
+ * (2^16 sets, each in O(its edges in + cards^2)); else every pair.
  */
-static void subsets_of(const struct swai_mteg *m, const struct cut *c, bool *in, int node,
-                       int *best)
+static void subsets(const struct swai_mteg *m, const struct cut *c, bool *in, int *best)
 {
-    int N = m->ncards, n = 0, card[SWAI_MTEG_CUT_SUBSETS];
+    int N = m->ncards;
 
-    for (int v = 0; v < N; v++) {
-        if (node < 0 || m->node_of[v] == node) {
-            if (n == SWAI_MTEG_CUT_SUBSETS) {
-                return;
-            }
-            card[n++] = v;
-        }
-    }
-    for (uint32_t set = 1; set < (1u << n); set++) {
+    for (uint32_t set = 1; N <= SWAI_MTEG_CUT_SUBSETS && set < (1u << N); set++) {
         for (int v = 0; v < N; v++) {
-            in[v] = false;
-        }
-        for (int i = 0; i < n; i++) {
-            in[card[i]] = set >> i & 1;
+            in[v] = set >> v & 1;
         }
         *best = set_bound(m, c, in, *best);
+    }
+    for (int a = 0; N > SWAI_MTEG_CUT_SUBSETS && a < N; a++) {
+        for (int b = a + 1; b < N; b++) {
+            for (int v = 0; v < N; v++) {
+                in[v] = v == a || v == b;
+            }
+            *best = set_bound(m, c, in, *best);
+        }
     }
 }
 
 /*
- * The latency and the cuts of every card alone and every node (@subsets:
- * instead of those, every subset, SWAI_MTEG_CUT_SUBSETS).
+ * The latency and the cuts of every card alone and every node (@more:
+ * instead of those, every subset or every pair, SWAI_MTEG_CUT_SUBSETS).
  */
 static int cuts(const struct swai_mteg *m, enum swai_coll coll, int root, uint32_t chunks,
-                bool subsets)
+                bool more)
 {
     int N = m->ncards, best = 0, links = 1, *held = malloc((size_t)N * sizeof(*held));
     bool *in = calloc((size_t)N, sizeof(*in));
@@ -350,13 +346,8 @@ static int cuts(const struct swai_mteg *m, enum swai_coll coll, int root, uint32
         links = m->e[i].nlinks > links ? m->e[i].nlinks : links;
     }
     c.links = links;
-    if (subsets) {
-        for (int k = N <= SWAI_MTEG_CUT_SUBSETS ? -1 : 0; k < m->nnodes; k++) {
-            subsets_of(m, &c, in, k, &best);
-            if (k < 0) {
-                break;      /* all the cards' subsets hold every node's */
-            }
-        }
+    if (more) {
+        subsets(m, &c, in, &best);
         goto out;
     }
     if (coll == SWAI_COLL_ALLTOALL) {
@@ -392,7 +383,7 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
 int swai_mteg_subset_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                            uint32_t chunks)
 {
-    return m->ncards <= 2 * SWAI_MTEG_CUT_SUBSETS ? cuts(m, coll, root, chunks, true) : 0;
+    return cuts(m, coll, root, chunks, true);
 }
 
 int swai_mteg_pack_bound(const struct swai_mteg *m, enum swai_coll coll, int root,

@@ -108,9 +108,9 @@ struct swai_mteg_edge {
 #define SWAI_MTEG_NO_COPY 32u
 /*
  * swai_mteg_subset_bound tries every subset of the cards where there are at
- * most this many (2^16 sets, a tenth of a second on AMD), and of each node's
- * where there are at most twice as many (AMD x 2: 1.2 s; AMD x 3 would take
- * 2.3 s more and gain nothing).
+ * most this many (2^16 sets: on AMD 0.04-0.35 s), else every pair of cards
+ * (AMD x 2: each node's 2^16 subsets took 1.1 s and found no more than
+ * the pairs; DGX-2 x 2's 0.3-1.4 s found nothing).
  */
 #define SWAI_MTEG_CUT_SUBSETS 16
 /* Within this many hundredths of its bound a plan is not searched further. */
@@ -273,8 +273,8 @@ int swai_mteg_cut_bound(const struct swai_mteg *m, enum swai_coll coll, int root
                         uint32_t chunks);
 /*
  * The cuts of the other sets (swai-mteg-bound.c): every subset of the cards,
- * or of each node's cards (SWAI_MTEG_CUT_SUBSETS); 0 where there are too
- * many.  Like the packing's LP, asked only of a plan above the cheap cuts.
+ * or every pair (SWAI_MTEG_CUT_SUBSETS).  Like the packing's LP, asked only
+ * of a plan above the cheap cuts.
  */
 int swai_mteg_subset_bound(const struct swai_mteg *m, enum swai_coll coll, int root,
                            uint32_t chunks);
