@@ -387,6 +387,7 @@ static void rank_main(int argc, char **argv)
     free(pg.left);
     free(pg.peer);
     free(pg.credit);
+    free(pg.port_mbps);
 }
 
 static double wall_now(void)
