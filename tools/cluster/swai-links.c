@@ -77,6 +77,15 @@ static int lane_fit(const struct swai_links *l, const struct swai_topo_route *rt
     return best;
 }
 
+/* The lane a transfer fitting hop @h at @t0 books: 0 on a hop of one lane, without a search. */
+static int lane_at(const struct swai_links *l, const struct swai_topo_route *rt, int h,
+                   uint64_t t0, uint64_t d)
+{
+    uint64_t at;
+
+    return lanes(l, &rt->hops[h], rt->mbps) == 1 ? 0 : lane_fit(l, rt, h, t0, d, &at);
+}
+
 int swai_links_book(struct swai_links *l, const struct swai_topo_route *rt,
                     uint64_t ready_ps, uint64_t bytes, uint64_t *start,
                     uint64_t *end)
@@ -93,7 +102,7 @@ int swai_links_book(struct swai_links *l, const struct swai_topo_route *rt,
     for (h = 0; h < rt->nhops; h++) {
         int res = swai_topo_resource(l->t, &rt->hops[h]);
         struct swai_cal **c = &l->cal[(size_t)res * SWAI_LINKS_LANES +
-                                      (size_t)lane_fit(l, rt, h, t0, d, &at)];
+                                      (size_t)lane_at(l, rt, h, t0, d)];
 
         if (!*c) {
             /* 32 KiB each: only the lanes a job fills get one. */
@@ -107,7 +116,7 @@ int swai_links_book(struct swai_links *l, const struct swai_topo_route *rt,
         int res = swai_topo_resource(l->t, &rt->hops[h]);
 
         swai_cal_book(l->cal[(size_t)res * SWAI_LINKS_LANES +
-                             (size_t)lane_fit(l, rt, h, t0, d, &at)], t0, d);
+                             (size_t)lane_at(l, rt, h, t0, d)], t0, d);
         l->bytes[res] += bytes;
     }
     *start = t0;
