@@ -123,6 +123,40 @@ static void test_ea(void)
 	CHECK(!swai_mteg_edge_free(&m, &m.e[last.e], last.t));
 	CHECK_EQ(swai_mteg_tree_ea(&m, 0, hops, &nhops, arrive), -ENOSPC);
 	swai_mteg_free(&m);
+
+	/*
+	 * List timing (swai_mteg_retime) on the same line: four trees, every
+	 * hop of the one with the longest way below first.  a -> b -> c and
+	 * c -> b -> a (3 slots below) and b -> c (2) leave at 0; a -> b alone
+	 * (1) waits for a's link, goes at 1; a's chunk waits at b for b's
+	 * link to c until 2, lands at 4.
+	 */
+	CHECK_EQ(swai_mteg_build(&m, &t, 1 << 20, 8, 0, why, sizeof(why)), 0);
+	{
+		static const int path[4][2][2] = {
+			{ { 0, 1 }, { 1, 2 } }, { { 0, 1 } }, { { 2, 1 }, { 1, 0 } }, { { 1, 2 } },
+		};
+		static const int when[4][2] = { { 0, 2 }, { 1 }, { 0, 2 }, { 0 } };
+		int nh[4] = { 2, 1, 2, 1 }, slots = 8;
+		struct swai_mteg_hop plan[8] = { { 0 } };
+
+		for (int i = 0; i < 4; i++)
+			for (int k = 0; k < nh[i]; k++)
+				for (int e = 0; e < m.nedges; e++)
+					if (m.e[e].u == path[i][k][0] && m.e[e].v == path[i][k][1])
+						plan[2 * i + k].e = e;
+		CHECK_EQ(swai_mteg_retime(&m, 4, 2, plan, nh, &slots), 0);
+		CHECK_EQ(slots, 4);
+		for (int i = 0; i < 4; i++)
+			for (int k = 0; k < nh[i]; k++)
+				CHECK_EQ(plan[2 * i + k].t, when[i][k]);
+		/* no sooner than 4: the plan as it was */
+		plan[0].t = 7;
+		CHECK_EQ(swai_mteg_retime(&m, 4, 2, plan, nh, &slots), 0);
+		CHECK_EQ(slots, 4);
+		CHECK_EQ(plan[0].t, 7);
+	}
+	swai_mteg_free(&m);
 	swai_topo_free(&t);
 
 	/*
@@ -1068,7 +1102,8 @@ static const struct tap_test tests[] = {
 	{ "TM tree on a line: arrivals, taken edges, too few slots", test_tm_tree },
 	{ "MTEG-EA and MTEGCCA: AllGather, Broadcast, ReduceScatter, AllReduce on 8 presets verify",
 	  test_synth_presets },
-	{ "MTEG-EA: earliest arrivals on a line, a chunk enters a node once, tight on NDv2 x 2",
+	{ "MTEG-EA: earliest arrivals on a line, list timing by the way below, a chunk enters a "
+	  "node once, tight on NDv2 x 2",
 	  test_ea },
 	{ "AllToAll: earliest paths relayed on a line, its flow bound, 7 presets verify, mesh8 at "
 	  "the bound, AMD's paths rerouted",
