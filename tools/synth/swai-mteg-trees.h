@@ -48,6 +48,19 @@ int swai_mteg_promote(struct swai_mteg *m, const struct swai_mteg_trees *p, size
 void swai_mteg_first_order(const struct swai_mteg_trees *p, size_t *order);
 int swai_mteg_retime_capped(struct swai_mteg *m, const struct swai_mteg_trees *p, int *slots);
 
+/*
+ * swai-mteg-mwu.c: every tree (AllGather's, Broadcast's) a spanning tree
+ * grown from its source by the cheapest edge out of it, an edge costing
+ * its links' busy slots weighted by exp(@eps x the link's load from the
+ * trees before / @norm) plus @lam x the slots from the source to its far
+ * end; the first chunk of every source, then the second, ...  Into
+ * p->hops and p->nhops, every hop at slot 0: nothing is taken on @m, the
+ * caller times them (swai_mteg_retime).  0, -ENOSPC (a card no edge
+ * reaches), -ENOMEM.
+ */
+int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, double eps,
+                        double lam, double norm);
+
 /* swai-mteg-improve.c */
 int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);
 int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);

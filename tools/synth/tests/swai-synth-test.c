@@ -15,6 +15,7 @@
 
 #include "swai-milp.h"
 #include "swai-mteg.h"
+#include "swai-mteg-trees.h"
 #include "tap.h"
 
 /* a -- b at 50 GB/s, b -- c at 25 GB/s, no latency: L = 1 and 2 slots. */
@@ -761,6 +762,57 @@ static void test_pack(void)
 	swai_topo_free(&t);
 }
 
+/*
+ * Trees that share the links evenly (swai_mteg_mwu_trees): on a DGX-1 at
+ * 16 chunks a block, every tree spans the cards from its source, each hop
+ * leaving a card already in it, and the busiest link carries at most one
+ * chunk-slot more than the packing LP's busiest rounded up (every card
+ * takes in 112 chunks over links of 3 chunks a slot: 37.3); list timing
+ * then ends them by slot 40, where the earliest-arrival trees planned one
+ * after another end at 65.
+ */
+static void test_mwu(void)
+{
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+	struct swai_mteg_trees p = { .coll = SWAI_COLL_ALLGATHER, .nsrc = 8, .chunks = 16 };
+	size_t room = swai_mteg_room(SWAI_COLL_ALLGATHER, 8);
+	long load[256] = { 0 }, most = 0;
+	int slots;
+
+	CHECK_EQ(swai_topo_load(&t, "dgx1", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 512 << 10, 128, 0, why, sizeof(why)), 0);
+	CHECK(m.nres <= 256);
+	p.hops = calloc(128 * room, sizeof(*p.hops));
+	p.nhops = calloc(128, sizeof(*p.nhops));
+	CHECK_EQ(swai_mteg_mwu_trees(&m, &p, 10, 2, 40), 0);
+	for (int i = 0; i < 128; i++) {
+		bool in[8] = { false };
+
+		in[i / 16] = true;
+		CHECK_EQ(p.nhops[i], 7);
+		for (int k = 0; k < p.nhops[i]; k++) {
+			const struct swai_mteg_edge *e = &m.e[p.hops[(size_t)i * room + (size_t)k].e];
+
+			CHECK(in[e->u] && !in[e->v]);
+			in[e->v] = true;
+			for (int x = 0; x < e->nhops; x++)
+				load[e->res[x]] += e->busy[x];
+		}
+	}
+	for (int r = 0; r < m.nres; r++)
+		most = load[r] > most ? load[r] : most;
+	CHECK(most <= 39);
+	slots = m.H + 1;
+	CHECK_EQ(swai_mteg_retime(&m, 128, room, p.hops, p.nhops, &slots), 0);
+	CHECK(slots <= 40);
+	free(p.hops);
+	free(p.nhops);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+}
+
 /* Four cards on one switch, 30 us a link: a chunk's hop costs far more than its slot. */
 static const char *star4 =
 	"{\"swai_topology\": 1, \"name\": \"star4\", \"nodes\": [{\"name\": \"n\", \"cards\": 4}],"
@@ -1108,6 +1160,9 @@ static const struct tap_test tests[] = {
 	{ "AllToAll: earliest paths relayed on a line, its flow bound, 7 presets verify, mesh8 at "
 	  "the bound, AMD's paths rerouted",
 	  test_alltoall },
+	{ "MWU trees: DGX-1's span every card, its busiest link within a slot of the packing's, "
+	  "timed by slot 40",
+	  test_mwu },
 	{ "packing LP: DGX-1's cut, a Broadcast's (the root's trees alone), quotas followed and "
 	  "dropped, too large refused; a plan timed again and rerouted", test_pack },
 	{ "fan-out cap through a switch: a star without it, a relay with it", test_fanout },

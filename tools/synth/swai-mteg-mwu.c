@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/*
+ * swai-mteg-mwu.c - ours: trees that share the links evenly, by
+ * multiplicative weights (swai-mteg-trees.h, swai_mteg_mwu_trees).
+ *
+ * Earliest-arrival trees take the fastest way to every card and leave
+ * the load where it falls: on AMD x 3 at 64 MiB in 16 chunks the busiest
+ * links inside a chassis carry chunks for 576-596 of the plan's 641
+ * slots, where the links from the top switch, the cut bound, need 512.
+ * The packing LP that would spread them is too large there, and its
+ * shares rounded up to whole chunks load the links more than it says.
+ *
+ * Here every tree is a spanning tree of the cards grown from its source,
+ * each step by the cheapest edge out of it, and an edge costs its links'
+ * busy slots each weighted by exp(eps x that link's load so far / norm),
+ * plus lam x the slots from the source to the edge's far end: the
+ * multiplicative-weights rule for packing trees (a link the trees before
+ * used much costs exponentially more), with a price on depth, as a tree
+ * is timed after, and a deep one ends late.  The chunks of every source
+ * in turn, the first chunk of each before the second, so the load grows
+ * evenly.  No slot is taken: the trees' edges are all that is chosen,
+ * and list timing (swai_mteg_retime) times them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "swai-mteg-trees.h"
+
+/*
+ * Scratch for the trees: each edge's weight (kept up to date as the loads
+ * grow), the edges on each link, a card's depth and whether it is in.
+ */
+struct grow {
+    double *w;
+    int *on_off, *on;   /* the edges with a hop on link r: on[on_off[r] .. on_off[r + 1]) */
+    int *depth;
+    bool *in;
+};
+
+static void grow_free(struct grow *g)
+{
+    free(g->w);
+    free(g->on_off);
+    free(g->on);
+    free(g->depth);
+    free(g->in);
+}
+
+static double weight(const struct swai_mteg *m, const double *load, int e, double eps,
+                     double norm)
+{
+    double w = 0;
+
+    for (int x = 0; x < m->e[e].nhops; x++) {
+        w += m->e[e].busy[x] * exp(eps * load[m->e[e].res[x]] / norm);
+    }
+    return w;
+}
+
+/* The edges on each link, and every edge's weight at no load; 0 or -ENOMEM. */
+static int grow_init(const struct swai_mteg *m, struct grow *g, const double *load, double eps,
+                     double norm)
+{
+    size_t n = 0;
+
+    g->w = malloc((size_t)m->nedges * sizeof(*g->w));
+    g->on_off = calloc((size_t)m->nres + 1, sizeof(*g->on_off));
+    g->depth = malloc((size_t)m->ncards * sizeof(*g->depth));
+    g->in = malloc((size_t)m->ncards * sizeof(*g->in));
+    for (int e = 0; e < m->nedges; e++) {
+        n += (size_t)m->e[e].nhops;
+    }
+    g->on = malloc((n ? n : 1) * sizeof(*g->on));
+    if (!g->w || !g->on_off || !g->depth || !g->in || !g->on) {
+        return -ENOMEM;
+    }
+    for (int e = 0; e < m->nedges; e++) {
+        g->w[e] = weight(m, load, e, eps, norm);
+        for (int x = 0; x < m->e[e].nhops; x++) {
+            g->on_off[m->e[e].res[x] + 1]++;
+        }
+    }
+    for (int r = 0; r < m->nres; r++) {
+        g->on_off[r + 1] += g->on_off[r];
+    }
+    /* on_off[r + 1] is now where link r's edges end: fill each range from its end */
+    for (int e = m->nedges - 1; e >= 0; e--) {
+        for (int x = m->e[e].nhops - 1; x >= 0; x--) {
+            g->on[--g->on_off[m->e[e].res[x] + 1]] = e;
+        }
+    }
+    /* and on_off[r + 1] is where link r's edges start: one along */
+    for (int r = 0; r < m->nres; r++) {
+        g->on_off[r] = g->on_off[r + 1];
+    }
+    g->on_off[m->nres] = (int)n;
+    return 0;
+}
+
+/* Edge @e taken by a tree: its links' loads, and the weights of every edge on them. */
+static void load_edge(const struct swai_mteg *m, struct grow *g, double *load, int e,
+                      double eps, double norm)
+{
+    for (int x = 0; x < m->e[e].nhops; x++) {
+        int r = m->e[e].res[x];
+
+        load[r] += m->e[e].busy[x];
+        for (int k = g->on_off[r]; k < g->on_off[r + 1]; k++) {
+            g->w[g->on[k]] = weight(m, load, g->on[k], eps, norm);
+        }
+    }
+}
+
+/*
+ * One tree from @src into @h (its hops in the order their cards joined,
+ * t = 0), its links' loads into @load as it grows.  How many hops, or
+ * -ENOSPC where a card cannot be reached.
+ */
+static int grow_tree(const struct swai_mteg *m, struct grow *g, double *load, int src,
+                     double eps, double lam, double norm, struct swai_mteg_hop *h)
+{
+    int N = m->ncards, n = 0;
+
+    for (int v = 0; v < N; v++) {
+        g->in[v] = v == src;
+        g->depth[v] = 0;
+    }
+    for (int joined = 1; joined < N; joined++) {
+        int best = -1;
+        double cost = 0;
+
+        for (int u = 0; u < N; u++) {
+            for (int k = g->in[u] ? m->out_off[u] : 0; g->in[u] && k < m->out_off[u + 1]; k++) {
+                const struct swai_mteg_edge *e = &m->e[m->out[k]];
+                double c = g->w[m->out[k]] + lam * (g->depth[u] + e->L);
+
+                if (!g->in[e->v] && (best < 0 || c < cost)) {
+                    best = m->out[k];
+                    cost = c;
+                }
+            }
+        }
+        if (best < 0) {
+            return -ENOSPC;
+        }
+        h[n++] = (struct swai_mteg_hop){ best, 0 };
+        g->in[m->e[best].v] = true;
+        g->depth[m->e[best].v] = g->depth[m->e[best].u] + m->e[best].L;
+        load_edge(m, g, load, best, eps, norm);
+    }
+    return n;
+}
+
+int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, double eps,
+                        double lam, double norm)
+{
+    size_t room = swai_mteg_room(p->coll, m->ncards);
+    double *load = calloc((size_t)m->nres, sizeof(*load));
+    struct grow g = { 0 };
+    int ret = load ? grow_init(m, &g, load, eps, norm) : -ENOMEM;
+
+    for (uint32_t c = 0; !ret && c < p->chunks; c++) {
+        for (int s = 0; !ret && s < p->nsrc; s++) {
+            size_t tree = (size_t)s * p->chunks + c;
+            int n = grow_tree(m, &g, load, p->coll == SWAI_COLL_ALLGATHER ? s : p->root, eps,
+                              lam, norm, &p->hops[tree * room]);
+
+            ret = n < 0 ? n : 0;
+            p->nhops[tree] = n < 0 ? 0 : n;
+        }
+    }
+    grow_free(&g);
+    free(load);
+    return ret;
+}
