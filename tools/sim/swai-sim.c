@@ -48,6 +48,13 @@ static struct {
     bool **direct;          /* --card: [rank][step], a receive the sender writes in place */
     sg_bar_t ready;
     double *end;            /* [rank] seconds */
+    /*
+     * [rank]: its program's departure times, which its sends' payloads
+     * point at.  A receiver may read one after the sender's program has
+     * ended (--card: a send is eager, the receiver may not be there yet),
+     * so they are freed once every actor has.
+     */
+    double **left;
     uint32_t *mbps;         /* [card * ncards + card]: a route's narrowest link, as written */
     uint32_t *lat_ns;       /* [card * ncards + card]: its latency (--card: the receiver's) */
     int32_t *out;           /* [card * ncards + card]: its first hop (swai_topo_resource) */
@@ -384,7 +391,7 @@ static void rank_main(int argc, char **argv)
     run.end[r] = simgrid_get_clock();
     free(pg.act);
     free(pg.deps);
-    free(pg.left);
+    run.left[r] = pg.left;
     free(pg.peer);
     free(pg.credit);
     free(pg.port_mbps);
@@ -442,10 +449,11 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
     FILE *f;
 
     run.end = calloc((size_t)s->nranks, sizeof(*run.end));
+    run.left = calloc((size_t)s->nranks, sizeof(*run.left));
     run.mbps = calloc(N * N, sizeof(*run.mbps));
     run.lat_ns = calloc(N * N, sizeof(*run.lat_ns));
     run.out = calloc(N * N, sizeof(*run.out));
-    if (!want || !run.end || !run.mbps || !run.lat_ns || !run.out) {
+    if (!want || !run.end || !run.left || !run.mbps || !run.lat_ns || !run.out) {
         res->err = -ENOMEM;
         snprintf(res->why, sizeof(res->why), "out of memory");
         return;
@@ -503,6 +511,7 @@ static void simulate(const struct swai_sim_in *in, struct result *res)
     simgrid_run();
     for (int r = 0; r < s->nranks; r++) {
         last = run.end[r] > last ? run.end[r] : last;
+        free(run.left[r]);
     }
     res->us = last * 1e6;
     res->wall_s = wall_now() - t0;
