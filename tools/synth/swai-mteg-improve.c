@@ -193,8 +193,9 @@ static const double mwu_tries[][2] = {
 };
 
 /*
- * Ours: the trees of every weighting in mwu_tries, timed by list timing;
- * the one that ends first on @m and in *slots (H + 1 where none fits: then
+ * Ours: the trees of every weighting in mwu_tries, free to enter a node
+ * anywhere and then held to the source's place in it (on nodes alike),
+ * timed by list timing; the one that ends first on @m and in *slots (H + 1 where none fits: then
  * the plan on @m is the one it found there).  @norm: the slots the loads
  * are measured against (the plan's before the passes).
  */
@@ -203,13 +204,14 @@ static int mwu_start(struct swai_mteg *m, struct swai_mteg_trees *p, double norm
     struct kept was = { 0 }, best = { 0 };
     int ret = keep(&was, p, m), found = m->H + 1;
 
-    for (size_t i = 0; !ret && i < sizeof(mwu_tries) / sizeof(mwu_tries[0]); i++) {
+    for (size_t i = 0; !ret && i < 2 * sizeof(mwu_tries) / sizeof(mwu_tries[0]); i++) {
+        size_t w = i % (sizeof(mwu_tries) / sizeof(mwu_tries[0]));
         int tried = m->H + 1;
 
-        ret = swai_mteg_mwu_trees(m, p, mwu_tries[i][0], mwu_tries[i][1], norm);
-        if (ret == -ENOSPC) {
-            ret = 0;
-            break;      /* a card no edge reaches: so for every weighting */
+        ret = swai_mteg_mwu_trees(m, p, mwu_tries[w][0], mwu_tries[w][1], norm, w != i);
+        if (ret == -ENOSPC || ret == -ENOTSUP) {
+            ret = 0;    /* a card no tree reaches, so or not on nodes alike */
+            continue;
         }
         ret = ret ? ret : swai_mteg_retime(m, (int)(p->nsrc * p->chunks),
                                            swai_mteg_room(p->coll, m->ncards), p->hops,

@@ -20,20 +20,29 @@
  * in turn, the first chunk of each before the second, so the load grows
  * evenly.  No slot is taken: the trees' edges are all that is chosen,
  * and list timing (swai_mteg_retime) times them.
+ *
+ * On nodes alike, optionally (@by_place) as one node's packing on each
+ * (swai-mteg-nodes.c) sends them: a tree enters another node only from its
+ * source, at the card in the source's own place there -- each card then
+ * takes in one block a node over its own way in.  Free to cross anywhere,
+ * AMD x 2's trees end at 323 slots in 16 chunks, held to that at 320;
+ * AMD x 4's 287.7 and 279.8 us; DGX-2 x 2's, where a chassis' sixteen
+ * cards each have eight links to the switch, 526.4 and 528.5.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "swai-mteg-trees.h"
 
 /*
- * Scratch for the trees: each edge's weight (kept up to date as the loads
+ * Scratch for the trees: each link's weight factor, exp(eps x its load /
+ * norm), as rate^load; each edge's weight (kept up to date as the loads
  * grow), the edges on each link, a card's depth and whether it is in.
  */
 struct grow {
-    double *w;
+    double rate, *f, *w;
+    int *place;         /* [card]: its place in its node, where a tree enters a node; or NULL */
     int *on_off, *on;   /* the edges with a hop on link r: on[on_off[r] .. on_off[r + 1]) */
     int *depth;
     bool *in;
@@ -41,30 +50,49 @@ struct grow {
 
 static void grow_free(struct grow *g)
 {
+    free(g->f);
     free(g->w);
+    free(g->place);
     free(g->on_off);
     free(g->on);
     free(g->depth);
     free(g->in);
 }
 
-static double weight(const struct swai_mteg *m, const double *load, int e, double eps,
-                     double norm)
+/*
+ * e^x as (1 + x / 2^16)^(2^16), by sixteen squarings: not libm's exp(),
+ * whose last bit may differ between CPUs (glibc takes an FMA version where
+ * the CPU has one), and the guest's emulated CPU must plan the trees the
+ * host plans (suite vm-8cards-dgx1 compares the two).  Each operation is
+ * IEEE's, so the same on every machine.
+ */
+static double growth(double x)
+{
+    double y = 1 + x / 65536;
+
+    for (int i = 0; i < 16; i++) {
+        y *= y;
+    }
+    return y;
+}
+
+static double weight(const struct swai_mteg *m, const struct grow *g, int e)
 {
     double w = 0;
 
     for (int x = 0; x < m->e[e].nhops; x++) {
-        w += m->e[e].busy[x] * exp(eps * load[m->e[e].res[x]] / norm);
+        w += m->e[e].busy[x] * g->f[m->e[e].res[x]];
     }
     return w;
 }
 
 /* The edges on each link, and every edge's weight at no load; 0 or -ENOMEM. */
-static int grow_init(const struct swai_mteg *m, struct grow *g, const double *load, double eps,
-                     double norm)
+static int grow_init(const struct swai_mteg *m, struct grow *g, double eps, double norm)
 {
     size_t n = 0;
 
+    g->rate = growth(eps / norm);
+    g->f = malloc((size_t)m->nres * sizeof(*g->f));
     g->w = malloc((size_t)m->nedges * sizeof(*g->w));
     g->on_off = calloc((size_t)m->nres + 1, sizeof(*g->on_off));
     g->depth = malloc((size_t)m->ncards * sizeof(*g->depth));
@@ -73,11 +101,14 @@ static int grow_init(const struct swai_mteg *m, struct grow *g, const double *lo
         n += (size_t)m->e[e].nhops;
     }
     g->on = malloc((n ? n : 1) * sizeof(*g->on));
-    if (!g->w || !g->on_off || !g->depth || !g->in || !g->on) {
+    if (!g->f || !g->w || !g->on_off || !g->depth || !g->in || !g->on) {
         return -ENOMEM;
     }
+    for (int r = 0; r < m->nres; r++) {
+        g->f[r] = 1;
+    }
     for (int e = 0; e < m->nedges; e++) {
-        g->w[e] = weight(m, load, e, eps, norm);
+        g->w[e] = weight(m, g, e);
         for (int x = 0; x < m->e[e].nhops; x++) {
             g->on_off[m->e[e].res[x] + 1]++;
         }
@@ -100,26 +131,27 @@ static int grow_init(const struct swai_mteg *m, struct grow *g, const double *lo
 }
 
 /* Edge @e taken by a tree: its links' loads, and the weights of every edge on them. */
-static void load_edge(const struct swai_mteg *m, struct grow *g, double *load, int e,
-                      double eps, double norm)
+static void load_edge(const struct swai_mteg *m, struct grow *g, int e)
 {
     for (int x = 0; x < m->e[e].nhops; x++) {
         int r = m->e[e].res[x];
 
-        load[r] += m->e[e].busy[x];
+        for (int b = 0; b < m->e[e].busy[x]; b++) {
+            g->f[r] *= g->rate;
+        }
         for (int k = g->on_off[r]; k < g->on_off[r + 1]; k++) {
-            g->w[g->on[k]] = weight(m, load, g->on[k], eps, norm);
+            g->w[g->on[k]] = weight(m, g, g->on[k]);
         }
     }
 }
 
 /*
  * One tree from @src into @h (its hops in the order their cards joined,
- * t = 0), its links' loads into @load as it grows.  How many hops, or
+ * t = 0), its links' loads counted as it grows.  How many hops, or
  * -ENOSPC where a card cannot be reached.
  */
-static int grow_tree(const struct swai_mteg *m, struct grow *g, double *load, int src,
-                     double eps, double lam, double norm, struct swai_mteg_hop *h)
+static int grow_tree(const struct swai_mteg *m, struct grow *g, int src, double lam,
+                     struct swai_mteg_hop *h)
 {
     int N = m->ncards, n = 0;
 
@@ -136,6 +168,10 @@ static int grow_tree(const struct swai_mteg *m, struct grow *g, double *load, in
                 const struct swai_mteg_edge *e = &m->e[m->out[k]];
                 double c = g->w[m->out[k]] + lam * (g->depth[u] + e->L);
 
+                if (g->place && m->node_of[u] != m->node_of[e->v] &&
+                    (u != src || g->place[e->v] != g->place[src])) {
+                    continue;   /* into another node only from the source, to its place */
+                }
                 if (!g->in[e->v] && (best < 0 || c < cost)) {
                     best = m->out[k];
                     cost = c;
@@ -148,30 +184,36 @@ static int grow_tree(const struct swai_mteg *m, struct grow *g, double *load, in
         h[n++] = (struct swai_mteg_hop){ best, 0 };
         g->in[m->e[best].v] = true;
         g->depth[m->e[best].v] = g->depth[m->e[best].u] + m->e[best].L;
-        load_edge(m, g, load, best, eps, norm);
+        load_edge(m, g, best);
     }
     return n;
 }
 
 int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, double eps,
-                        double lam, double norm)
+                        double lam, double norm, bool by_place)
 {
-    size_t room = swai_mteg_room(p->coll, m->ncards);
-    double *load = calloc((size_t)m->nres, sizeof(*load));
+    size_t room = swai_mteg_room(p->coll, m->ncards), N = (size_t)m->ncards;
     struct grow g = { 0 };
-    int ret = load ? grow_init(m, &g, load, eps, norm) : -ENOMEM;
+    int ret = grow_init(m, &g, eps, norm), n, *card = NULL;
+
+    if (!ret && by_place) {
+        card = malloc(N * sizeof(*card));
+        g.place = malloc(N * sizeof(*g.place));
+        ret = !card || !g.place ? -ENOMEM : m->nnodes < 2 ? -ENOTSUP :
+              swai_mteg_places(m, card, g.place, &n);
+        free(card);
+    }
 
     for (uint32_t c = 0; !ret && c < p->chunks; c++) {
         for (int s = 0; !ret && s < p->nsrc; s++) {
             size_t tree = (size_t)s * p->chunks + c;
-            int n = grow_tree(m, &g, load, p->coll == SWAI_COLL_ALLGATHER ? s : p->root, eps,
-                              lam, norm, &p->hops[tree * room]);
+            int k = grow_tree(m, &g, p->coll == SWAI_COLL_ALLGATHER ? s : p->root, lam,
+                              &p->hops[tree * room]);
 
-            ret = n < 0 ? n : 0;
-            p->nhops[tree] = n < 0 ? 0 : n;
+            ret = k < 0 ? k : 0;
+            p->nhops[tree] = k < 0 ? 0 : k;
         }
     }
     grow_free(&g);
-    free(load);
     return ret;
 }

@@ -83,11 +83,7 @@ static int node_zero(const struct swai_mteg *m, const bool *between, const int *
     return swai_mteg_index(sub);
 }
 
-/*
- * @m's nodes' cards by place: card[node * n + i] is node's i-th card;
- * place[c] its i.  -ENOTSUP unless every node has n cards.
- */
-static int places(const struct swai_mteg *m, int *card, int *place, int *n)
+int swai_mteg_places(const struct swai_mteg *m, int *card, int *place, int *n)
 {
     int N = m->ncards, K = m->nnodes, *count = calloc((size_t)K, sizeof(*count));
 
@@ -123,7 +119,7 @@ int swai_mteg_pack_nodes(const struct swai_mteg *m, uint32_t chunks, double *x)
         ret = -ENOMEM;
         goto out;
     }
-    ret = K < 2 ? -ENOTSUP : places(m, card, place, &n);
+    ret = K < 2 ? -ENOTSUP : swai_mteg_places(m, card, place, &n);
     for (int e = 0; !ret && e < E; e++) {
         for (int h = 0; m->node_of[m->e[e].u] != m->node_of[m->e[e].v] && h < m->e[e].nlinks;
              h++) {
@@ -286,7 +282,7 @@ int swai_mteg_node_bound(const struct swai_mteg *m, uint32_t chunks)
     double *weight = NULL, T = 0;
     struct swai_mteg sub = { 0 };
 
-    ret = !card || !place ? -ENOMEM : m->nnodes < 2 ? -ENOTSUP : places(m, card, place, &n);
+    ret = !card || !place ? -ENOMEM : m->nnodes < 2 ? -ENOTSUP : swai_mteg_places(m, card, place, &n);
     if (ret == -ENOTSUP && m->nnodes > 1) {
         ret = 0;    /* nodes of different sizes: node 0's places are still its cards' */
         n = 0;

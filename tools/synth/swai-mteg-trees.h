@@ -53,13 +53,15 @@ int swai_mteg_retime_capped(struct swai_mteg *m, const struct swai_mteg_trees *p
  * grown from its source by the cheapest edge out of it, an edge costing
  * its links' busy slots weighted by exp(@eps x the link's load from the
  * trees before / @norm) plus @lam x the slots from the source to its far
- * end; the first chunk of every source, then the second, ...  Into
- * p->hops and p->nhops, every hop at slot 0: nothing is taken on @m, the
- * caller times them (swai_mteg_retime).  0, -ENOSPC (a card no edge
- * reaches), -ENOMEM.
+ * end; the first chunk of every source, then the second, ...  With
+ * @by_place, a tree enters another node only from its source, at the card
+ * in the source's place there (swai_mteg_places).  Into p->hops and
+ * p->nhops, every hop at slot 0: nothing is taken on @m, the caller times
+ * them (swai_mteg_retime).  0, -ENOSPC (a card no edge reaches), -ENOTSUP
+ * (@by_place on one node or nodes of different sizes), -ENOMEM.
  */
 int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, double eps,
-                        double lam, double norm);
+                        double lam, double norm, bool by_place);
 
 /* swai-mteg-improve.c */
 int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);

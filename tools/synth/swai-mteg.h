@@ -323,6 +323,12 @@ int swai_mteg_pack_weighted(const struct swai_mteg *m, uint32_t chunks, const do
 int swai_mteg_pack_root(const struct swai_mteg *m, uint32_t chunks, int root, double *x,
                         double *T);
 /*
+ * @m's nodes' cards by place: card[node * n + i] is node's i-th card (in
+ * @m's order), place[c] card c's i; *n the cards a node.  0, -ENOTSUP
+ * unless every node has n cards, -ENOMEM.
+ */
+int swai_mteg_places(const struct swai_mteg *m, int *card, int *place, int *n);
+/*
  * Ours: a packing (as swai_mteg_pack's @x) for a topology of nodes like
  * its node 0, where that LP is too large: every source's block sent once
  * into each other node, to the card in its place there, and spread inside

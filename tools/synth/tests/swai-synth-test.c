@@ -786,7 +786,7 @@ static void test_mwu(void)
 	CHECK(m.nres <= 256);
 	p.hops = calloc(128 * room, sizeof(*p.hops));
 	p.nhops = calloc(128, sizeof(*p.nhops));
-	CHECK_EQ(swai_mteg_mwu_trees(&m, &p, 10, 2, 40), 0);
+	CHECK_EQ(swai_mteg_mwu_trees(&m, &p, 10, 2, 40, false), 0);
 	for (int i = 0; i < 128; i++) {
 		bool in[8] = { false };
 
