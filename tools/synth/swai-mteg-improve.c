@@ -184,12 +184,14 @@ static int near_floor(const struct swai_mteg *m, const struct swai_mteg_trees *p
  * link costs), lam (what a slot of depth costs, against a link-slot).  A
  * larger eps spreads the load more and the trees run deeper, a larger lam
  * makes them shallow and loads the fast links again; which ends first
- * after list timing depends on the topology (AMD x 3 at 64 MiB in 16
- * chunks, lam 2: eps 5, 10, 20 timed at 706, 644, 625 slots; the
+ * after list timing depends on the topology and on whether the trees are
+ * held to their source's place (AMD x 3 at 64 MiB in 16 chunks, free: 625
+ * slots at best, eps 20 and lam 2; held: 587, eps 40 and lam 1; the
  * quotas' earliest-arrival trees 693), and a try costs a plan's timing.
  */
 static const double mwu_tries[][2] = {
-    { 5, 2 }, { 10, 2 }, { 20, 2 }, { 10, 1 }, { 10, 4 }, { 20, 1 },
+    { 5, 2 }, { 10, 2 }, { 20, 2 }, { 10, 1 }, { 10, 4 },
+    { 20, 1 }, { 40, 1 }, { 20, 0.5 }, { 40, 2 }, { 80, 1 },
 };
 
 /*
