@@ -44,8 +44,11 @@ struct grow {
     double rate, *f, *w;
     int *place;         /* [card]: its place in its node, where a tree enters a node; or NULL */
     int *on_off, *on;   /* the edges with a hop on link r: on[on_off[r] .. on_off[r + 1]) */
-    int *depth;
-    bool *in;
+    int *outpos;        /* [edge]: where it stands in m->out, the order ties go by */
+    /* the tree growing: from src; [card] in it, its depth, its cheapest edge in and its cost */
+    int src, *depth, *best;
+    double lam, *cost;
+    bool *in, *stale;   /* stale: its cheapest edge in got dearer, look again */
 };
 
 static void grow_free(struct grow *g)
@@ -55,8 +58,12 @@ static void grow_free(struct grow *g)
     free(g->place);
     free(g->on_off);
     free(g->on);
+    free(g->outpos);
     free(g->depth);
+    free(g->best);
+    free(g->cost);
     free(g->in);
+    free(g->stale);
 }
 
 /*
@@ -95,14 +102,22 @@ static int grow_init(const struct swai_mteg *m, struct grow *g, double eps, doub
     g->f = malloc((size_t)m->nres * sizeof(*g->f));
     g->w = malloc((size_t)m->nedges * sizeof(*g->w));
     g->on_off = calloc((size_t)m->nres + 1, sizeof(*g->on_off));
+    g->outpos = malloc((size_t)m->nedges * sizeof(*g->outpos));
     g->depth = malloc((size_t)m->ncards * sizeof(*g->depth));
+    g->best = malloc((size_t)m->ncards * sizeof(*g->best));
+    g->cost = malloc((size_t)m->ncards * sizeof(*g->cost));
     g->in = malloc((size_t)m->ncards * sizeof(*g->in));
+    g->stale = malloc((size_t)m->ncards * sizeof(*g->stale));
     for (int e = 0; e < m->nedges; e++) {
         n += (size_t)m->e[e].nhops;
     }
     g->on = malloc((n ? n : 1) * sizeof(*g->on));
-    if (!g->f || !g->w || !g->on_off || !g->depth || !g->in || !g->on) {
+    if (!g->f || !g->w || !g->on_off || !g->outpos || !g->depth || !g->best || !g->cost ||
+        !g->in || !g->stale || !g->on) {
         return -ENOMEM;
+    }
+    for (int k = 0; k < m->nedges; k++) {
+        g->outpos[m->out[k]] = k;
     }
     for (int r = 0; r < m->nres; r++) {
         g->f[r] = 1;
@@ -140,51 +155,90 @@ static void load_edge(const struct swai_mteg *m, struct grow *g, int e)
             g->f[r] *= g->rate;
         }
         for (int k = g->on_off[r]; k < g->on_off[r + 1]; k++) {
+            int v = m->e[g->on[k]].v;
+
             g->w[g->on[k]] = weight(m, g, g->on[k]);
+            g->stale[v] |= g->best[v] == g->on[k];
         }
     }
 }
 
 /*
- * One tree from @src into @h (its hops in the order their cards joined,
- * t = 0), its links' loads counted as it grows.  How many hops, or
- * -ENOSPC where a card cannot be reached.
+ * Edge @e offers its head a way into the tree: if its tail is in and its
+ * head is not, the place rule lets it, and it is cheaper than the head's
+ * way so far (ties: the edge first in m->out, as a scan of every edge out
+ * of the tree would take it).
  */
-static int grow_tree(const struct swai_mteg *m, struct grow *g, int src, double lam,
-                     struct swai_mteg_hop *h)
+static void offer(const struct swai_mteg *m, struct grow *g, int e)
+{
+    const struct swai_mteg_edge *x = &m->e[e];
+    double c;
+
+    if (!g->in[x->u] || g->in[x->v] ||
+        (g->place && m->node_of[x->u] != m->node_of[x->v] &&
+         (x->u != g->src || g->place[x->v] != g->place[g->src]))) {
+        return;     /* into another node only from the source, to its place */
+    }
+    c = g->w[e] + g->lam * (g->depth[x->u] + x->L);
+    if (g->best[x->v] < 0 || c < g->cost[x->v] ||
+        (c == g->cost[x->v] && g->outpos[e] < g->outpos[g->best[x->v]])) {
+        g->best[x->v] = e;
+        g->cost[x->v] = c;
+    }
+}
+
+/* Card @v joins: its edges out offer the cards not yet in a way in. */
+static void join(const struct swai_mteg *m, struct grow *g, int v)
+{
+    g->in[v] = true;
+    for (int k = m->out_off[v]; k < m->out_off[v + 1]; k++) {
+        offer(m, g, m->out[k]);
+    }
+}
+
+/*
+ * One tree from @src into @h (its hops in the order their cards joined,
+ * t = 0), its links' loads counted as it grows: Prim's rule, each card
+ * not in keeping its cheapest edge in, looked at again only when that
+ * edge got dearer (weights only grow).  How many hops, or -ENOSPC where a
+ * card cannot be reached.
+ */
+static int grow_tree(const struct swai_mteg *m, struct grow *g, int src, struct swai_mteg_hop *h)
 {
     int N = m->ncards, n = 0;
 
+    g->src = src;
     for (int v = 0; v < N; v++) {
-        g->in[v] = v == src;
+        g->in[v] = g->stale[v] = false;
         g->depth[v] = 0;
+        g->best[v] = -1;
     }
+    join(m, g, src);
     for (int joined = 1; joined < N; joined++) {
-        int best = -1;
-        double cost = 0;
+        int v = -1, e;
 
-        for (int u = 0; u < N; u++) {
-            for (int k = g->in[u] ? m->out_off[u] : 0; g->in[u] && k < m->out_off[u + 1]; k++) {
-                const struct swai_mteg_edge *e = &m->e[m->out[k]];
-                double c = g->w[m->out[k]] + lam * (g->depth[u] + e->L);
-
-                if (g->place && m->node_of[u] != m->node_of[e->v] &&
-                    (u != src || g->place[e->v] != g->place[src])) {
-                    continue;   /* into another node only from the source, to its place */
-                }
-                if (!g->in[e->v] && (best < 0 || c < cost)) {
-                    best = m->out[k];
-                    cost = c;
+        for (int c = 0; c < N; c++) {
+            if (g->stale[c] && !g->in[c]) {
+                g->best[c] = -1;
+                for (int j = m->in_off[c]; j < m->in_off[c + 1]; j++) {
+                    offer(m, g, m->in[j]);
                 }
             }
+            g->stale[c] = false;
+            if (!g->in[c] && g->best[c] >= 0 &&
+                (v < 0 || g->cost[c] < g->cost[v] ||
+                 (g->cost[c] == g->cost[v] && g->outpos[g->best[c]] < g->outpos[g->best[v]]))) {
+                v = c;
+            }
         }
-        if (best < 0) {
+        if (v < 0) {
             return -ENOSPC;
         }
-        h[n++] = (struct swai_mteg_hop){ best, 0 };
-        g->in[m->e[best].v] = true;
-        g->depth[m->e[best].v] = g->depth[m->e[best].u] + m->e[best].L;
-        load_edge(m, g, best);
+        e = g->best[v];
+        h[n++] = (struct swai_mteg_hop){ e, 0 };
+        g->depth[v] = g->depth[m->e[e].u] + m->e[e].L;
+        load_edge(m, g, e);
+        join(m, g, v);
     }
     return n;
 }
@@ -196,6 +250,7 @@ int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, do
     struct grow g = { 0 };
     int ret = grow_init(m, &g, eps, norm), n, *card = NULL;
 
+    g.lam = lam;
     if (!ret && by_place) {
         card = malloc(N * sizeof(*card));
         g.place = malloc(N * sizeof(*g.place));
@@ -207,7 +262,7 @@ int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, do
     for (uint32_t c = 0; !ret && c < p->chunks; c++) {
         for (int s = 0; !ret && s < p->nsrc; s++) {
             size_t tree = (size_t)s * p->chunks + c;
-            int k = grow_tree(m, &g, p->coll == SWAI_COLL_ALLGATHER ? s : p->root, lam,
+            int k = grow_tree(m, &g, p->coll == SWAI_COLL_ALLGATHER ? s : p->root,
                               &p->hops[tree * room]);
 
             ret = k < 0 ? k : 0;
