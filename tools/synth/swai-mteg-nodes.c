@@ -45,17 +45,6 @@ static bool inside(const struct swai_mteg *m, const bool *between, int e)
     return true;
 }
 
-/* The edge @u -> @v, or -1. */
-static int edge_to(const struct swai_mteg *m, int u, int v)
-{
-    for (int k = m->out_off[u]; k < m->out_off[u + 1]; k++) {
-        if (m->e[m->out[k]].v == v) {
-            return m->out[k];
-        }
-    }
-    return -1;
-}
-
 /*
  * Node 0 alone as an MTEG @sub (cards renumbered 0..n-1 in @m's order,
  * which is @place's), with the edges inside it: all swai_mteg_pack reads.
@@ -137,7 +126,7 @@ int swai_mteg_pack_nodes(const struct swai_mteg *m, uint32_t chunks, double *x)
     memset(x, 0, (size_t)N * (size_t)E * sizeof(*x));
     for (int s = 0; !ret && s < N; s++) {
         for (int b = 0; !ret && b < K; b++) {
-            int there = card[b * n + place[s]], cross = edge_to(m, s, there);
+            int there = card[b * n + place[s]], cross = swai_mteg_edge_to(m, s, there);
 
             if (b != m->node_of[s]) {
                 if (cross < 0) {
@@ -148,7 +137,7 @@ int swai_mteg_pack_nodes(const struct swai_mteg *m, uint32_t chunks, double *x)
             }
             /* node b's edges inside it, as node 0's from the same place */
             for (int k = 0; k < sub.nedges; k++) {
-                int e = edge_to(m, card[b * n + sub.e[k].u], card[b * n + sub.e[k].v]);
+                int e = swai_mteg_edge_to(m, card[b * n + sub.e[k].u], card[b * n + sub.e[k].v]);
 
                 if (e < 0 || !inside(m, between, e)) {
                     ret = -ENOTSUP;     /* node b is not like node 0 */

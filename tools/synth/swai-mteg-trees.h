@@ -22,6 +22,9 @@ struct swai_mteg_trees {
     int *nhops;
     int *ends;      /* [tree]: its last arrival */
     const int *quota;   /* [src * nedges + e]: swai_mteg_pack's chunks, or NULL */
+    /* trees to start one more pass from (swai_mteg_replicate's), their hops' slots to time */
+    const struct swai_mteg_hop *start;
+    const int *start_nhops;
 };
 
 /*
@@ -62,6 +65,18 @@ int swai_mteg_retime_capped(struct swai_mteg *m, const struct swai_mteg_trees *p
  */
 int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, double eps,
                         double lam, double norm, bool by_place);
+
+/*
+ * swai-mteg-replicate.c: AllGather on K nodes alike (@t, its MTEG @m, the
+ * trees @p) as node 0 alone planned for K x chunks chunks of @chunk_bytes,
+ * its trees on every node and the edges to each source's place in the
+ * others between them, into @hops and @nhops (every hop at slot 0: the
+ * caller times them).  0, -ENOTSUP (not AllGather in GPUs' slots, one
+ * node, nodes not alike, or node 0 not planned), -ENOMEM.
+ */
+int swai_mteg_replicate(const struct swai_topo *t, const struct swai_mteg *m,
+                        const struct swai_mteg_trees *p, uint64_t chunk_bytes,
+                        struct swai_mteg_hop *hops, int *nhops);
 
 /* swai-mteg-improve.c */
 int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);

@@ -180,7 +180,8 @@ static int add_edges(const struct swai_topo *t, struct swai_mteg *m, uint32_t ma
                               SWAI_TOPO_SWITCH;
             }
             /* direct links, or cards behind switches only (not a card relay) */
-            ret = r.nhops == 1 || via_switch ? add_edge(t, m, maxb, from, to, &r, flags, cs) : 0;
+            ret = r.nhops == 1 || (via_switch && !(flags & SWAI_MTEG_DIRECT)) ?
+                  add_edge(t, m, maxb, from, to, &r, flags, cs) : 0;
             swai_topo_route_free(&r);
             if (ret) {
                 snprintf(why, n, "the route from card %d to %d has more than %d hops", u, v,
@@ -423,6 +424,16 @@ int swai_mteg_hold_copy(struct swai_mteg *m, int card, uint64_t bytes)
     memset(&m->taken[(size_t)engine_res(m, card) * (size_t)(m->H + 1)], 1,
            (size_t)m->hold[card]);
     return 0;
+}
+
+int swai_mteg_edge_to(const struct swai_mteg *m, int u, int v)
+{
+    for (int k = m->out_off[u]; k < m->out_off[u + 1]; k++) {
+        if (m->e[m->out[k]].v == v) {
+            return m->out[k];
+        }
+    }
+    return -1;
 }
 
 bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0)

@@ -107,6 +107,12 @@ struct swai_mteg_edge {
  */
 #define SWAI_MTEG_NO_COPY 32u
 /*
+ * SWAI_MTEG_DIRECT: edges of direct links only, no routes through switches
+ * (node 0 planned alone for swai_mteg_replicate: on AMD x 2 its switches'
+ * links are the way between the nodes).
+ */
+#define SWAI_MTEG_DIRECT 64u
+/*
  * swai_mteg_subset_bound tries every subset of the cards where there are at
  * most this many (2^16 sets: on AMD 0.04-0.35 s), else every pair of cards
  * (AMD x 2: each node's 2^16 subsets took 1.1 s and found no more than
@@ -228,6 +234,8 @@ static inline void swai_mteg_demand(int ncards, uint32_t chunks, size_t tree, in
 
 /* Is edge @e free to leave its card at slot @t0 (every hop's link in its slots)? */
 bool swai_mteg_edge_free(const struct swai_mteg *m, const struct swai_mteg_edge *e, int t0);
+/* The edge @u -> @v (its index in m->e), or -1: no link or route joins them. */
+int swai_mteg_edge_to(const struct swai_mteg *m, int u, int v);
 /*
  * @t0 if @e is free to leave then; else a later departure no earlier than
  * the first that clears the slot found taken (a skip: no departure between

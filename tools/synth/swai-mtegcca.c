@@ -49,7 +49,21 @@ static int plan(const struct swai_topo *t, struct swai_mteg_trees *p, uint64_t c
     if (!ret && !(p->flags & SWAI_MTEG_TM) &&
         (p->coll == SWAI_COLL_ALLGATHER || p->coll == SWAI_COLL_BROADCAST) &&
         *slots > swai_mteg_cut_bound(m, p->coll, p->root, p->chunks)) {
+        size_t room = swai_mteg_room(p->coll, m->ncards);
+        struct swai_mteg_hop *start = malloc(ntrees * room * sizeof(*start));
+        int *start_nhops = calloc(ntrees, sizeof(*start_nhops));
+
+        /* on nodes alike, node 0's own plan on every node: one more start */
+        if (start && start_nhops && !swai_mteg_too_big(m, ntrees) &&
+            !swai_mteg_replicate(t, m, p, chunk_bytes, start, start_nhops)) {
+            p->start = start;
+            p->start_nhops = start_nhops;
+        }
         ret = swai_mteg_improve(m, p, slots);
+        p->start = NULL;
+        p->start_nhops = NULL;
+        free(start);
+        free(start_nhops);
     }
     /*
      * AllToAll's demands, timed again and rerouted: AMD at 64 MiB 945.0 ->
@@ -231,7 +245,9 @@ int swai_mteg_plan(const struct swai_topo *t, enum swai_coll coll, int root,
         snprintf(why, n, "out of memory");
         return -ENOMEM;
     }
-    ctx = (struct swai_mteg_trees){ coll, root, nsrc, chunks, flags, p->hops, p->nhops, ends, NULL };
+    ctx = (struct swai_mteg_trees){ .coll = coll, .root = root, .nsrc = nsrc, .chunks = chunks,
+                                    .flags = flags, .hops = p->hops, .nhops = p->nhops,
+                                    .ends = ends };
     /* Without a budget: from a few slots a card, doubling until every tree fits. */
     for (int h = H ? H : 4 * N;; h *= 2) {
         ret = plan(t, &ctx, chunk_bytes, h, &p->m, &slots, why, n);

@@ -813,6 +813,62 @@ static void test_mwu(void)
 	swai_topo_free(&t);
 }
 
+/*
+ * Node 0's own plan on every node (swai_mteg_replicate): on AMD x 2 in 2
+ * chunks every tree spans the 32 cards from its source, enters the other
+ * chassis once, over the edge from its source to the card in its place
+ * there, and each chassis' part is a tree of direct links; one node
+ * (DGX-1) and cards joined only through a switch (DGX-2 x 2) are refused.
+ */
+static void test_replicate(void)
+{
+	struct swai_mteg_trees p = { .coll = SWAI_COLL_ALLGATHER, .nsrc = 32, .chunks = 2 };
+	size_t room = swai_mteg_room(SWAI_COLL_ALLGATHER, 32);
+	struct swai_mteg_hop *hops = calloc(64 * room, sizeof(*hops));
+	int nhops[64];
+	struct swai_topo t;
+	struct swai_mteg m;
+	char why[256];
+
+	CHECK_EQ(swai_topo_load(&t, "amdx2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 64 << 10, 256, 0, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_replicate(&t, &m, &p, 64 << 10, hops, nhops), 0);
+	for (int i = 0; i < 64; i++) {
+		int src = i / 2, across = 0;
+		bool in[32] = { false };
+
+		in[src] = true;
+		CHECK_EQ(nhops[i], 31);
+		for (int k = 0; k < nhops[i]; k++) {
+			const struct swai_mteg_edge *e = &m.e[hops[(size_t)i * room + (size_t)k].e];
+
+			CHECK(in[e->u] && !in[e->v]);
+			in[e->v] = true;
+			if (m.node_of[e->u] != m.node_of[e->v]) {
+				across++;
+				CHECK(e->u == src && e->v % 16 == src % 16);
+			} else {
+				CHECK_EQ(e->nlinks, 1);
+			}
+		}
+		CHECK_EQ(across, 1);
+	}
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+	CHECK_EQ(swai_topo_load(&t, "dgx2x2", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 64 << 10, 256, 0, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_replicate(&t, &m, &p, 64 << 10, hops, nhops), -ENOTSUP);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+	p.nsrc = 8;
+	CHECK_EQ(swai_topo_load(&t, "dgx1", why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_build(&m, &t, 64 << 10, 256, 0, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_replicate(&t, &m, &p, 64 << 10, hops, nhops), -ENOTSUP);
+	swai_mteg_free(&m);
+	swai_topo_free(&t);
+	free(hops);
+}
+
 /* Four cards on one switch, 30 us a link: a chunk's hop costs far more than its slot. */
 static const char *star4 =
 	"{\"swai_topology\": 1, \"name\": \"star4\", \"nodes\": [{\"name\": \"n\", \"cards\": 4}],"
@@ -1163,6 +1219,9 @@ static const struct tap_test tests[] = {
 	{ "MWU trees: DGX-1's span every card, its busiest link within a slot of the packing's, "
 	  "timed by slot 40",
 	  test_mwu },
+	{ "node 0's plan on every node: AMD x 2's trees span, cross once to their place, direct "
+	  "links inside; one node and DGX-2 x 2 refused",
+	  test_replicate },
 	{ "packing LP: DGX-1's cut, a Broadcast's (the root's trees alone), quotas followed and "
 	  "dropped, too large refused; a plan timed again and rerouted", test_pack },
 	{ "fan-out cap through a switch: a star without it, a relay with it", test_fanout },
