@@ -3,7 +3,9 @@
  * swai-mteg-improve.c - ours: a plan above its bound improved
  * (swai-mteg-trees.h, swai_mteg_improve): the trees planned again other
  * ways (a fan-out cap, the packing's quotas, ties around a ring), the late
- * ones rerouted, and an iterated local search.
+ * ones rerouted, and an iterated local search; then the same from other
+ * starts: trees that share the links evenly (swai-mteg-mwu.c) and, on
+ * nodes alike, node 0's own plan on every node (swai-mteg-replicate.c).
  */
 #include <errno.h>
 #include <math.h>
