@@ -171,8 +171,7 @@ static int search(struct swai_mteg *m, struct swai_mteg_trees *p, int floor, int
     return ret;
 }
 
-/* Within SWAI_MTEG_NEAR_PCT of its bound (the cuts, the packing) a plan is near enough. */
-static int near_floor(const struct swai_mteg *m, const struct swai_mteg_trees *p)
+int swai_mteg_near_bound(const struct swai_mteg *m, const struct swai_mteg_trees *p)
 {
     int floor = swai_mteg_cut_bound(m, p->coll, p->root, p->chunks);
     int pack = m->pack_slots > 0 ? (int)(m->pack_slots - 1e-6) + 1 : 0;
@@ -240,14 +239,14 @@ static int mwu_start(struct swai_mteg *m, struct swai_mteg_trees *p, double norm
  * ends before *slots; else the plan @done put back.
  */
 static int finish_start(struct swai_mteg *m, struct swai_mteg_trees *p, const struct kept *done,
-                        int again, int *slots)
+                        int floor, int again, int *slots)
 {
     int ret = 0;
 
     if (again <= m->H) {
         ret = swai_mteg_polish(m, p, &again);
         if (!ret && !(p->flags & SWAI_MTEG_QUICK)) {
-            ret = search(m, p, near_floor(m, p), &again);
+            ret = search(m, p, floor, &again);
         }
     }
     if (!ret && again < *slots) {
@@ -264,7 +263,7 @@ static int finish_start(struct swai_mteg *m, struct swai_mteg_trees *p, const st
  * the root's fan-out capped at it), the polish and the search.
  */
 static int improve_pass(struct swai_mteg *m, struct swai_mteg_trees *p, const int *quota,
-                        int srccap, bool switched, int *slots)
+                        int srccap, bool switched, int floor, int *slots)
 {
     int ret = 0;
 
@@ -284,7 +283,7 @@ static int improve_pass(struct swai_mteg *m, struct swai_mteg_trees *p, const in
     }
     ret = ret ? ret : swai_mteg_polish(m, p, slots);
     if (!ret && !(p->flags & SWAI_MTEG_QUICK)) {
-        ret = search(m, p, near_floor(m, p), slots);
+        ret = search(m, p, floor, slots);
     }
     return ret;
 }
@@ -342,7 +341,7 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
 {
     size_t NE = (size_t)m->ncards * (size_t)m->nedges;
     struct kept first = { 0 }, done = { 0 };   /* the plan before the passes, after the first */
-    int *quota = NULL, start, again, srccap = 0;
+    int *quota = NULL, start, again, srccap = 0, floor;
     double *x = NULL;
     int ret = swai_mteg_retime_capped(m, p, slots);
     bool switched = false;
@@ -380,14 +379,15 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
         quota = NULL;
     }
     start = *slots;
+    floor = swai_mteg_near_bound(m, p);     /* the packing's T is known from here */
     ret = keep(&first, p, m);
-    ret = ret ? ret : improve_pass(m, p, quota, 0, switched, slots);
+    ret = ret ? ret : improve_pass(m, p, quota, 0, switched, floor, slots);
     /*
      * Still above its bound: a pass from the same start with ties around a
      * ring; then (a Broadcast) one with the root's fan-out capped, and one
      * with both; the plan that ends first kept.
      */
-    for (int pass = 1; !ret && pass <= 7 && *slots > near_floor(m, p); pass++) {
+    for (int pass = 1; !ret && pass <= 7 && *slots > floor; pass++) {
         /* passes 2-7: the cap at the packing's, one below it, one above */
         int cap = pass < 2 ? 0 : srccap + (int[]){ 0, -1, 1 }[(pass - 2) / 2];
 
@@ -402,7 +402,7 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
             put_back(m, p, &first);
             again = start;
             m->ring_ties = pass % 2 == 1;
-            ret = improve_pass(m, p, quota, cap, switched, &again);
+            ret = improve_pass(m, p, quota, cap, switched, floor, &again);
             m->ring_ties = false;
         }
         if (!ret && again < *slots) {
@@ -418,27 +418,11 @@ int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots
      * by the links inside a chassis, which the quotas of one node's
      * packing load unevenly.
      */
-    if (!ret && *slots > near_floor(m, p)) {
+    if (!ret && *slots > floor) {
         ret = keep(&done, p, m);
         again = m->H + 1;
         ret = ret ? ret : mwu_start(m, p, start, &again);
-        ret = ret ? ret : finish_start(m, p, &done, again, slots);
-    }
-    /*
-     * Still above: a pass from node 0's own plan on every node
-     * (swai-mteg-replicate.c; the caller makes it).  AMD x 2, x 3 and x 4
-     * at 64 MiB in 16 chunks: 320, 582 and 852 slots -> 313, 573 and 840
-     * (3.6, 4.6 and 4.0 % above their bounds).
-     */
-    if (!ret && p->start && *slots > near_floor(m, p)) {
-        size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
-
-        ret = keep(&done, p, m);
-        memcpy(p->hops, p->start, ntrees * room * sizeof(*p->hops));
-        memcpy(p->nhops, p->start_nhops, ntrees * sizeof(*p->nhops));
-        again = m->H + 1;
-        ret = ret ? ret : swai_mteg_retime(m, (int)ntrees, room, p->hops, p->nhops, &again);
-        ret = ret ? ret : finish_start(m, p, &done, again, slots);
+        ret = ret ? ret : finish_start(m, p, &done, floor, again, slots);
     }
 out:
     free(x);
@@ -448,3 +432,19 @@ out:
     return ret;
 }
 
+int swai_mteg_improve_from(struct swai_mteg *m, struct swai_mteg_trees *p,
+                           const struct swai_mteg_hop *hops, const int *nhops, int *slots)
+{
+    size_t ntrees = (size_t)p->nsrc * p->chunks, room = swai_mteg_room(p->coll, m->ncards);
+    struct kept done = { 0 };
+    int again = m->H + 1, ret = keep(&done, p, m);
+
+    if (!ret) {
+        memcpy(p->hops, hops, ntrees * room * sizeof(*p->hops));
+        memcpy(p->nhops, nhops, ntrees * sizeof(*p->nhops));
+        ret = swai_mteg_retime(m, (int)ntrees, room, p->hops, p->nhops, &again);
+    }
+    ret = ret ? ret : finish_start(m, p, &done, swai_mteg_near_bound(m, p), again, slots);
+    kept_free(&done);
+    return ret;
+}

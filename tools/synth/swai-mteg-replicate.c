@@ -13,7 +13,7 @@
  * around each other, those of 16 twice as often in the same time.
  *
  * So node 0 alone (swai_topo_scale to one node) is planned for K x chunks
- * chunks a block, and source s of node a, place i, chunk c becomes a tree
+ * chunks a block (by the caller, swai-mtegcca.c, which plans), and source s of node a, place i, chunk c becomes a tree
  * of the whole topology: node 0's tree (i, c x K) in node a, then for
  * every other node b the edge from s to the card in place i there and
  * node 0's tree (i, c x K + (b - a) mod K) in node b: a block's chunk c from
@@ -79,47 +79,45 @@ static int map_tree(const struct swai_mteg *m, const struct swai_mteg *sm,
     return nst;
 }
 
-int swai_mteg_replicate(const struct swai_topo *t, const struct swai_mteg *m,
-                        const struct swai_mteg_trees *p, uint64_t chunk_bytes,
-                        struct swai_mteg_hop *hops, int *nhops)
+int swai_mteg_replicate_nodes(const struct swai_mteg *m, const struct swai_mteg_trees *p)
 {
-    int N = m->ncards, K = m->nnodes, n = 0, ret;
+    int N = m->ncards, n = 0, ret;
     int *card = malloc((size_t)N * sizeof(*card)), *place = malloc((size_t)N * sizeof(*place));
-    size_t room = swai_mteg_room(p->coll, N), sroom;
-    struct swai_mteg_plan sp = { 0 };
-    struct swai_mteg_result sr;
-    struct swai_topo sub;
-    char why[256];
 
-    swai_topo_init(&sub);
-    if (!card || !place) {
-        ret = -ENOMEM;
-        goto out;
-    }
-    ret = p->coll != SWAI_COLL_ALLGATHER || K < 2 ||
+    ret = !card || !place ? -ENOMEM :
+          p->coll != SWAI_COLL_ALLGATHER || m->nnodes < 2 ||
           (p->flags & (SWAI_MTEG_TM | SWAI_MTEG_CARD | SWAI_MTEG_SEED)) ? -ENOTSUP :
           swai_mteg_places(m, card, place, &n);
     if (!ret && !direct_joined(m, card, n)) {
         ret = -ENOTSUP;     /* node 0's cards meet only through switches (DGX-2) */
     }
-    ret = ret ? ret : swai_topo_scale(&sub, t, 1, why, sizeof(why));
-    if (!ret && sub.ncards != n) {
-        ret = -ENOTSUP;
+    free(card);
+    free(place);
+    return ret ? ret : n;
+}
+
+int swai_mteg_replicate(const struct swai_mteg *m, const struct swai_mteg_trees *p,
+                        const struct swai_mteg_plan *sub, struct swai_mteg_hop **hops,
+                        int **nhops)
+{
+    int N = m->ncards, K = m->nnodes, n = 0;
+    size_t room = swai_mteg_room(p->coll, N), ntrees = (size_t)N * p->chunks;
+    int *card = malloc((size_t)N * sizeof(*card)), *place = malloc((size_t)N * sizeof(*place));
+    int ret = !card || !place ? -ENOMEM : swai_mteg_places(m, card, place, &n);
+
+    *hops = malloc(ntrees * room * sizeof(**hops));
+    *nhops = calloc(ntrees, sizeof(**nhops));
+    if (!ret && (!*hops || !*nhops)) {
+        ret = -ENOMEM;
     }
-    ret = ret ? ret : swai_mteg_plan(&sub, SWAI_COLL_ALLGATHER, 0,
-                                     chunk_bytes * (uint64_t)K * p->chunks,
-                                     (uint32_t)K * p->chunks, 0, p->flags | SWAI_MTEG_DIRECT,
-                                     &sp, &sr, why, sizeof(why));
-    if (ret) {
-        ret = ret == -ENOMEM ? ret : -ENOTSUP;
-        goto out;
+    if (!ret && (sub->m.ncards != n || sub->ntrees != n * K * (int)p->chunks)) {
+        ret = -ENOTSUP;     /* not node 0 planned for K x chunks */
     }
-    sroom = sp.room;
     for (int s = 0; !ret && s < N; s++) {
         int a = m->node_of[s], i = place[s];
 
         for (uint32_t c = 0; !ret && c < p->chunks; c++) {
-            struct swai_mteg_hop *h = &hops[((size_t)s * p->chunks + c) * room];
+            struct swai_mteg_hop *h = &(*hops)[((size_t)s * p->chunks + c) * room];
             int nh = 0;
 
             for (int j = 0; !ret && j < K; j++) {
@@ -135,17 +133,20 @@ int swai_mteg_replicate(const struct swai_topo *t, const struct swai_mteg *m,
                     }
                     h[nh++] = (struct swai_mteg_hop){ x, 0 };
                 }
-                ret = map_tree(m, &sp.m, &sp.hops[st * sroom], sp.nhops[st], card, n, b,
-                               &h[nh]);
+                ret = map_tree(m, &sub->m, &sub->hops[st * sub->room], sub->nhops[st], card,
+                               n, b, &h[nh]);
                 nh += ret > 0 ? ret : 0;
                 ret = ret < 0 ? ret : 0;
             }
-            nhops[(size_t)s * p->chunks + c] = nh;
+            (*nhops)[(size_t)s * p->chunks + c] = nh;
         }
     }
-out:
-    swai_mteg_plan_free(&sp);
-    swai_topo_free(&sub);
+    if (ret) {
+        free(*hops);
+        free(*nhops);
+        *hops = NULL;
+        *nhops = NULL;
+    }
     free(card);
     free(place);
     return ret;

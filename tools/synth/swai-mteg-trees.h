@@ -22,9 +22,6 @@ struct swai_mteg_trees {
     int *nhops;
     int *ends;      /* [tree]: its last arrival */
     const int *quota;   /* [src * nedges + e]: swai_mteg_pack's chunks, or NULL */
-    /* trees to start one more pass from (swai_mteg_replicate's), their hops' slots to time */
-    const struct swai_mteg_hop *start;
-    const int *start_nhops;
 };
 
 /*
@@ -67,19 +64,33 @@ int swai_mteg_mwu_trees(const struct swai_mteg *m, struct swai_mteg_trees *p, do
                         double lam, double norm, bool by_place);
 
 /*
- * swai-mteg-replicate.c: AllGather on K nodes alike (@t, its MTEG @m, the
- * trees @p) as node 0 alone planned for K x chunks chunks of @chunk_bytes,
- * its trees on every node and the edges to each source's place in the
- * others between them, into @hops and @nhops (every hop at slot 0: the
- * caller times them).  0, -ENOTSUP (not AllGather in GPUs' slots, one
- * node, nodes not alike, or node 0 not planned), -ENOMEM.
+ * swai-mteg-replicate.c: AllGather on K nodes alike as node 0 alone
+ * planned for K x chunks chunks, its trees on every node.  First, how many
+ * cards a node has where that applies (AllGather in GPUs' slots, nodes of
+ * one size whose cards direct links join), else -ENOTSUP or -ENOMEM; the
+ * caller then plans node 0 alone (swai_topo_scale to one node, K x chunks
+ * chunks of the same bytes, SWAI_MTEG_DIRECT) into @sub, and
+ * swai_mteg_replicate makes its trees the whole topology's, with the edges
+ * to each source's place in the other nodes between them: into *@hops and
+ * *@nhops (allocated; every hop at slot 0, the caller times them).  0,
+ * -ENOTSUP (an edge @m lacks), -ENOMEM.
  */
-int swai_mteg_replicate(const struct swai_topo *t, const struct swai_mteg *m,
-                        const struct swai_mteg_trees *p, uint64_t chunk_bytes,
-                        struct swai_mteg_hop *hops, int *nhops);
+int swai_mteg_replicate_nodes(const struct swai_mteg *m, const struct swai_mteg_trees *p);
+int swai_mteg_replicate(const struct swai_mteg *m, const struct swai_mteg_trees *p,
+                        const struct swai_mteg_plan *sub, struct swai_mteg_hop **hops,
+                        int **nhops);
 
 /* swai-mteg-improve.c */
 int swai_mteg_polish(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);
 int swai_mteg_improve(struct swai_mteg *m, struct swai_mteg_trees *p, int *slots);
+/* Within SWAI_MTEG_NEAR_PCT of its bound (the cuts, the packing once known): near enough. */
+int swai_mteg_near_bound(const struct swai_mteg *m, const struct swai_mteg_trees *p);
+/*
+ * One more pass of swai_mteg_improve's from the trees @hops, @nhops (as
+ * p->hops): timed by list timing, polished, searched, kept on @m if the
+ * plan then ends before *slots (then *slots is its end).  0 or -ENOMEM.
+ */
+int swai_mteg_improve_from(struct swai_mteg *m, struct swai_mteg_trees *p,
+                           const struct swai_mteg_hop *hops, const int *nhops, int *slots);
 
 #endif /* SWAI_MTEG_TREES_H */

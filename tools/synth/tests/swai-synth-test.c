@@ -824,15 +824,25 @@ static void test_replicate(void)
 {
 	struct swai_mteg_trees p = { .coll = SWAI_COLL_ALLGATHER, .nsrc = 32, .chunks = 2 };
 	size_t room = swai_mteg_room(SWAI_COLL_ALLGATHER, 32);
-	struct swai_mteg_hop *hops = calloc(64 * room, sizeof(*hops));
-	int nhops[64];
-	struct swai_topo t;
+	struct swai_mteg_hop *hops = NULL;
+	struct swai_mteg_result r;
+	struct swai_mteg_plan sub;
+	struct swai_topo t, one;
 	struct swai_mteg m;
+	int *nhops = NULL;
 	char why[256];
 
 	CHECK_EQ(swai_topo_load(&t, "amdx2", why, sizeof(why)), 0);
 	CHECK_EQ(swai_mteg_build(&m, &t, 64 << 10, 256, 0, why, sizeof(why)), 0);
-	CHECK_EQ(swai_mteg_replicate(&t, &m, &p, 64 << 10, hops, nhops), 0);
+	CHECK_EQ(swai_mteg_replicate_nodes(&m, &p), 16);
+	/* node 0 alone, 2 nodes x 2 chunks of 64 KiB a block, on its direct links */
+	swai_topo_init(&one);
+	CHECK_EQ(swai_topo_scale(&one, &t, 1, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_plan(&one, SWAI_COLL_ALLGATHER, 0, 4 * (64 << 10), 4, 0,
+				SWAI_MTEG_DIRECT, &sub, &r, why, sizeof(why)), 0);
+	CHECK_EQ(swai_mteg_replicate(&m, &p, &sub, &hops, &nhops), 0);
+	swai_mteg_plan_free(&sub);
+	swai_topo_free(&one);
 	for (int i = 0; i < 64; i++) {
 		int src = i / 2, across = 0;
 		bool in[32] = { false };
@@ -855,18 +865,19 @@ static void test_replicate(void)
 	}
 	swai_mteg_free(&m);
 	swai_topo_free(&t);
+	free(hops);
+	free(nhops);
 	CHECK_EQ(swai_topo_load(&t, "dgx2x2", why, sizeof(why)), 0);
 	CHECK_EQ(swai_mteg_build(&m, &t, 64 << 10, 256, 0, why, sizeof(why)), 0);
-	CHECK_EQ(swai_mteg_replicate(&t, &m, &p, 64 << 10, hops, nhops), -ENOTSUP);
+	CHECK_EQ(swai_mteg_replicate_nodes(&m, &p), -ENOTSUP);
 	swai_mteg_free(&m);
 	swai_topo_free(&t);
 	p.nsrc = 8;
 	CHECK_EQ(swai_topo_load(&t, "dgx1", why, sizeof(why)), 0);
 	CHECK_EQ(swai_mteg_build(&m, &t, 64 << 10, 256, 0, why, sizeof(why)), 0);
-	CHECK_EQ(swai_mteg_replicate(&t, &m, &p, 64 << 10, hops, nhops), -ENOTSUP);
+	CHECK_EQ(swai_mteg_replicate_nodes(&m, &p), -ENOTSUP);
 	swai_mteg_free(&m);
 	swai_topo_free(&t);
-	free(hops);
 }
 
 /* Four cards on one switch, 30 us a link: a chunk's hop costs far more than its slot. */
