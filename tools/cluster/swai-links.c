@@ -12,6 +12,8 @@ int swai_links_init(struct swai_links *l, const struct swai_topo *t)
 {
     l->t = t;
     l->n = swai_topo_nresources(t);
+    l->lane = NULL;
+    l->nlane = 0;
     l->cal = calloc((size_t)l->n * SWAI_LINKS_LANES + 1, sizeof(*l->cal));
     l->bytes = calloc((size_t)l->n + 1, sizeof(*l->bytes));
     if (!l->cal || !l->bytes) {
@@ -28,8 +30,11 @@ void swai_links_free(struct swai_links *l)
     }
     free(l->cal);
     free(l->bytes);
+    free(l->lane);
     l->cal = NULL;
     l->bytes = NULL;
+    l->lane = NULL;
+    l->nlane = 0;
 }
 
 void swai_links_reset(struct swai_links *l)
@@ -77,15 +82,6 @@ static int lane_fit(const struct swai_links *l, const struct swai_topo_route *rt
     return best;
 }
 
-/* The lane a transfer fitting hop @h at @t0 books: 0 on a hop of one lane, without a search. */
-static int lane_at(const struct swai_links *l, const struct swai_topo_route *rt, int h,
-                   uint64_t t0, uint64_t d)
-{
-    uint64_t at;
-
-    return lanes(l, &rt->hops[h], rt->mbps) == 1 ? 0 : lane_fit(l, rt, h, t0, d, &at);
-}
-
 int swai_links_book(struct swai_links *l, const struct swai_topo_route *rt,
                     uint64_t ready_ps, uint64_t bytes, uint64_t *start,
                     uint64_t *end)
@@ -93,16 +89,27 @@ int swai_links_book(struct swai_links *l, const struct swai_topo_route *rt,
     uint64_t d = swai_timing_ps(bytes, rt->mbps), t0 = ready_ps, at;
     int h;
 
-    /* Every hop for the same d, from the first time all are free. */
+    if (rt->nhops > l->nlane) {
+        int *lane = realloc(l->lane, (size_t)rt->nhops * sizeof(*lane));
+
+        if (!lane) {
+            return -ENOMEM;
+        }
+        l->lane = lane;
+        l->nlane = rt->nhops;
+    }
+    /*
+     * Every hop for the same d, from the first time all are free; the last
+     * sweep, all of it at that time, leaves each hop's lane.
+     */
     for (h = 0; h < rt->nhops;) {
-        lane_fit(l, rt, h, t0, d, &at);
+        l->lane[h] = lane_fit(l, rt, h, t0, d, &at);
         h = at == t0 ? h + 1 : 0;
         t0 = at;
     }
     for (h = 0; h < rt->nhops; h++) {
         int res = swai_topo_resource(l->t, &rt->hops[h]);
-        struct swai_cal **c = &l->cal[(size_t)res * SWAI_LINKS_LANES +
-                                      (size_t)lane_at(l, rt, h, t0, d)];
+        struct swai_cal **c = &l->cal[(size_t)res * SWAI_LINKS_LANES + (size_t)l->lane[h]];
 
         if (!*c) {
             /* 32 KiB each: only the lanes a job fills get one. */
@@ -115,8 +122,7 @@ int swai_links_book(struct swai_links *l, const struct swai_topo_route *rt,
     for (h = 0; h < rt->nhops; h++) {
         int res = swai_topo_resource(l->t, &rt->hops[h]);
 
-        swai_cal_book(l->cal[(size_t)res * SWAI_LINKS_LANES +
-                             (size_t)lane_at(l, rt, h, t0, d)], t0, d);
+        swai_cal_book(l->cal[(size_t)res * SWAI_LINKS_LANES + (size_t)l->lane[h]], t0, d);
         l->bytes[res] += bytes;
     }
     *start = t0;

@@ -34,6 +34,7 @@ struct swai_links {
      * allocated when first booked (a lane never booked is free) */
     struct swai_cal **cal;
     uint64_t *bytes;            /* [n]: booked so far */
+    int *lane, nlane;           /* scratch: the lane each hop of a route books */
 };
 
 /* 0 or -ENOMEM; every link free at time 0. */
